@@ -1,0 +1,102 @@
+"""What every benchmark shares: run a case in a fresh process, time it, read its peak memory.
+
+Each case runs as its own subprocess so that "everything included" means it: interpreter
+start, imports, numba's compilation cache, and the work. The peak resident memory of the
+child comes from ``os.wait4``. Timings are medians of ``repeats`` runs, since the
+machines are shared and noisy.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+RESULTS = Path(__file__).parent / "results"
+
+
+def run_once(argv: list[str], timeout: float | None = None) -> tuple[float, float, str]:
+    """Run argv; return (wall seconds, peak RSS in MiB, stdout). Raises on failure."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        raise
+    seconds = time.perf_counter() - t0
+    # communicate() reaped the child; its rusage is folded into RUSAGE_CHILDREN, so ask
+    # the child to report its own peak instead (see python_case).
+    if proc.returncode != 0:
+        raise RuntimeError(f"{argv} exited {proc.returncode}: {err.strip()[-500:]}")
+    peak = float("nan")
+    for line in err.splitlines():
+        if line.startswith("__peak_rss_mib__="):
+            peak = float(line.split("=", 1)[1])
+    return seconds, peak, out
+
+
+def python_case(code: str) -> list[str]:
+    """argv running `code` in a fresh interpreter that reports its own peak RSS on exit."""
+    trailer = (
+        "\nimport resource, sys\n"
+        "sys.stderr.write('__peak_rss_mib__=%f\\n' % "
+        "(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024))\n"
+    )
+    return [sys.executable, "-c", code + trailer]
+
+
+def measure(argv: list[str], repeats: int = 3, timeout: float | None = None) -> dict:
+    """Median wall time and peak memory of `repeats` fresh runs of argv; last stdout too."""
+    times, peaks, out = [], [], ""
+    for _ in range(repeats):
+        s, p, out = run_once(argv, timeout)
+        times.append(s)
+        peaks.append(p)
+    return {
+        "seconds": statistics.median(times),
+        "runs": [round(t, 4) for t in times],
+        "peak_mib": max(peaks),
+        "stdout": out,
+    }
+
+
+def machine() -> dict:
+    return {
+        "date": time.strftime("%Y-%m-%d"),
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "cpus": os.cpu_count(),
+        "processor": platform.processor() or platform.uname().machine,
+    }
+
+
+def print_table(title: str, rows: list[dict], columns: list[str]) -> None:
+    """A plain aligned table on stdout (pasteable into the README as Markdown)."""
+    def fmt(v: object) -> str:
+        if isinstance(v, float):
+            return f"{v:,.3f}" if v < 100 else f"{v:,.0f}"
+        if isinstance(v, int):
+            return f"{v:,}"
+        return str(v)
+
+    cells = [[fmt(r.get(c, "")) for c in columns] for r in rows]
+    print(f"\n{title}\n")
+    print("| " + " | ".join(columns) + " |")
+    print("|" + "|".join("---" for _ in columns) + "|")
+    for row in cells:
+        print("| " + " | ".join(row) + " |")
+
+
+def write_results(name: str, rows: list[dict], extra: dict | None = None) -> Path:
+    RESULTS.mkdir(exist_ok=True)
+    path = RESULTS / f"{name}.json"
+    payload = {"machine": machine(), "rows": rows, **(extra or {})}
+    path.write_text(json.dumps(payload, indent=1) + "\n")
+    print(f"\nwrote {path}")
+    return path

@@ -1,0 +1,3 @@
+from puzzlesearch.cli import main
+
+main()

@@ -1,0 +1,62 @@
+"""Shared test helpers: run the CLI in-process and read the published values."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from puzzlesearch.cli import main
+
+DATA = Path(__file__).parent / "data"
+
+
+@dataclass
+class CliResult:
+    code: int
+    out: str
+    err: str
+
+    def json(self) -> dict:
+        return json.loads(self.out)
+
+
+def run_cli(*args: str, input: str | None = None) -> CliResult:
+    """Run `puzzlesearch ARGS` in this process; capture stdout, stderr and the exit code."""
+    out, err = io.StringIO(), io.StringIO()
+    code = 0
+    stdin = io.StringIO(input or "")
+    with (
+        contextlib.redirect_stdout(out),
+        contextlib.redirect_stderr(err),
+        pytest.MonkeyPatch.context() as mp,
+    ):
+        mp.setattr("sys.stdin", stdin)
+        try:
+            main([str(a) for a in args])
+        except SystemExit as e:
+            code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    return CliResult(code, out.getvalue(), err.getvalue())
+
+
+def load_data(name: str) -> dict:
+    """tests/data/NAME.json: published values with their sources."""
+    return json.loads((DATA / f"{name}.json").read_text())
+
+
+@pytest.fixture
+def cli():
+    return run_cli
+
+
+def assert_bad_input(result: CliResult) -> None:
+    """Bad input: exit 2, exactly one line on stderr, no traceback, nothing on stdout."""
+    assert result.code == 2, (result.code, result.out, result.err)
+    lines = result.err.strip().splitlines()
+    assert len(lines) == 1, result.err
+    assert "Traceback" not in result.err
+    assert result.out == ""
