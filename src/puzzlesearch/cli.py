@@ -18,14 +18,15 @@ from typing import Any, NoReturn
 
 import click
 
-# name -> "module:attribute" of the click group implementing it
+# name -> ("module:attribute" of the click group implementing it, one-line help).
+# The help is kept here so that `puzzlesearch --help` imports no puzzle.
 PUZZLES = {
-    "topswops": "puzzlesearch.topswops.cli:topswops",
-    "shuffle": "puzzlesearch.shuffle.cli:shuffle",
-    "pancake": "puzzlesearch.shuffle.cli:pancake",
-    "queens": "puzzlesearch.queens.cli:queens",
-    "hanoi": "puzzlesearch.hanoi.cli:hanoi",
-    "grundy": "puzzlesearch.games.cli:grundy",
+    "topswops": ("puzzlesearch.topswops.cli:topswops", "Conway's topswops: f(n), optimal decks, play."),
+    "shuffle": ("puzzlesearch.shuffle.cli:shuffle", "Block shuffles: fewest moves, whole state spaces."),
+    "pancake": ("puzzlesearch.shuffle.cli:pancake", "Pancake flips: fewest flips, pancake numbers."),
+    "queens": ("puzzlesearch.queens.cli:queens", "N-Queens: count, list, show and complete boards."),
+    "hanoi": ("puzzlesearch.hanoi.cli:hanoi", "Tower of Hanoi: optimal moves, any pegs, any position."),
+    "grundy": ("puzzlesearch.games.cli:grundy", "Sprague-Grundy values of impartial games."),
 }
 
 
@@ -50,11 +51,14 @@ class LazyGroup(click.Group):
         return sorted(PUZZLES)
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        target = PUZZLES.get(name)
-        if target is None:
+        if name not in PUZZLES:
             return None
-        module, attr = target.split(":")
+        module, attr = PUZZLES[name][0].split(":")
         return getattr(importlib.import_module(module), attr)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        with formatter.section("Puzzles"):
+            formatter.write_dl([(name, PUZZLES[name][1]) for name in sorted(PUZZLES)])
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
