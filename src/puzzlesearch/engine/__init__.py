@@ -1,0 +1,1 @@
+"""What every long search shares: splitting, running, checkpointing, progress."""
