@@ -1,0 +1,294 @@
+"""Run independent subproblems in this process, on local worker processes, or on a Dask cluster.
+
+A long search is split (by its own puzzle code) into a fixed list of independent tasks;
+``run_tasks`` runs ``func(task, shared)`` for each and returns the results in task order.
+``shared`` is a small value the tasks read when they start — for a branch-and-bound search,
+the best target found so far — and ``update(shared, result)`` folds each result into it in
+the parent as results arrive. Only about as many tasks as there are workers are in flight
+at once, so that a task started late sees the results of those that finished before it.
+
+Three ways to run, one semantics:
+
+- ``workers=1``: in this process, one task after another, no pool;
+- ``workers=N`` (default: all cores): N local worker processes;
+- ``scheduler="tcp://HOST:PORT"``: an existing ``dask.distributed`` cluster (optional extra).
+
+With ``checkpoint=FILE`` every finished task is committed to an SQLite file (see
+``store.Checkpoint``); running again with the same file skips those tasks, reads their
+results back, and folds them into ``shared`` before starting the rest. Results are JSON
+values in every mode (a result is passed through JSON before anyone sees it), so a
+resumed run returns exactly what an uninterrupted one would.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import json
+import multiprocessing
+import os
+import pickle
+import signal
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from puzzlesearch.engine.progress import Progress
+from puzzlesearch.engine.store import Checkpoint
+
+
+def run_tasks(
+    func: Callable[[Any, Any], Any],
+    tasks: list,
+    *,
+    shared: Any = None,
+    update: Callable[[Any, Any], Any] | None = None,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    checkpoint: str | os.PathLike | None = None,
+    params: dict | None = None,
+    progress: bool = True,
+    label: str = "",
+    nodes: Callable[[Any], int] | None = None,
+    best: Callable[[Any], str] | None = None,
+) -> list:
+    """Run ``func(task, shared)`` for every task; return the results in task order.
+
+    func must be a module-level function (workers import it by name) when workers > 1 or
+    with a scheduler; tasks, shared and results must be JSON-serialisable. Raises
+    ValueError for a checkpoint made for other params, not a checkpoint, or damaged, and
+    for a scheduler that cannot be reached; ImportError if a scheduler is given and
+    dask.distributed is not installed. On KeyboardInterrupt the workers are stopped, the
+    checkpoint keeps every task finished so far, and the interrupt propagates.
+    """
+    tasks = list(tasks)
+    if workers is None:
+        workers = _cores()
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, not {workers}")
+    ckpt = Checkpoint(checkpoint, params, tasks) if checkpoint is not None else None
+    try:
+        run = _Run(tasks, shared, update, ckpt, nodes, best)
+        todo = [i for i in range(len(tasks)) if not run.have[i]]
+        with Progress(len(tasks), len(tasks) - len(todo), label, progress) as bar:
+            run.bar = bar
+            bar.set_best(best(run.shared) if best and len(todo) < len(tasks) else None)
+            if not todo:
+                pass
+            elif scheduler is not None:
+                _run_dask(func, run, todo, scheduler)
+            elif workers == 1 or len(todo) == 1:
+                _run_serial(func, run, todo)
+            else:
+                _run_local(func, run, todo, min(workers, len(todo)))
+    finally:
+        if ckpt is not None:
+            ckpt.close()
+    return run.results
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))  # the cores this process may use (containers, taskset)
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def _json(value: Any) -> Any:
+    return json.loads(json.dumps(value))
+
+
+class _Run:
+    """The parent's side of a run: results so far, the shared value, checkpoint and progress."""
+
+    def __init__(self, tasks: list, shared: Any, update: Any, ckpt: Checkpoint | None, nodes: Any, best: Any):
+        self.tasks = tasks
+        self.results: list = [None] * len(tasks)
+        self.have = [False] * len(tasks)
+        self.shared = shared
+        self.update, self.ckpt, self.nodes, self.best = update, ckpt, nodes, best
+        self.bar: Progress | None = None
+        if ckpt is not None:
+            # in task order, so the restored shared value does not depend on finishing order
+            for i, result in sorted(ckpt.done().items()):
+                self.results[i], self.have[i] = result, True
+                if update is not None:
+                    self.shared = update(self.shared, result)
+
+    def accept(self, i: int, result: Any) -> None:
+        """A task's result arrived: keep it and fold it into shared (before the next submit)."""
+        result = _json(result)
+        self.results[i], self.have[i] = result, True
+        if self.update is not None:
+            self.shared = self.update(self.shared, result)
+
+    def settle(self, i: int, seconds: float) -> None:
+        """After the next task is on its way: commit this one and show it."""
+        if self.ckpt is not None:
+            self.ckpt.record(i, self.tasks[i], self.results[i], seconds)
+        if self.bar is not None:
+            self.bar.advance(
+                self.nodes(self.results[i]) if self.nodes else None,
+                self.best(self.shared) if self.best else None,
+            )
+
+
+def _timed(func: Callable[[Any, Any], Any], task: Any, shared: Any) -> tuple[Any, float]:
+    t0 = time.perf_counter()
+    result = func(task, shared)
+    return result, time.perf_counter() - t0
+
+
+# --- in this process -------------------------------------------------------------------------------
+
+
+def _run_serial(func: Callable, run: _Run, todo: list[int]) -> None:
+    # A KeyboardInterrupt simply propagates: every finished task is already committed.
+    # (A numba kernel does not look at signals, so Ctrl-C waits for the current task.)
+    for i in todo:
+        result, seconds = _timed(func, run.tasks[i], run.shared)
+        run.accept(i, result)
+        run.settle(i, seconds)
+
+
+# --- local worker processes ------------------------------------------------------------------------
+
+
+def _start_method() -> str:
+    # fork starts a worker in milliseconds and the worker inherits everything already
+    # imported and compiled (numba kernels included), where forkserver/spawn pay an
+    # interpreter start, the imports and numba's cache load in every worker. fork is only
+    # unsafe when other threads exist (one could hold a lock at the moment of the fork),
+    # so with any other thread running (a Dask client, a progress bar) use forkserver.
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and threading.active_count() == 1:
+        return "fork"
+    return "forkserver" if "forkserver" in methods else "spawn"
+
+
+def _worker_init(parent: int) -> None:
+    # Ctrl-C reaches the whole process group; the parent alone decides what to do with it.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # If the parent is SIGKILLed, its workers must not run on as orphans (they would never
+    # see the end of their queue: fork shares its write end with them).
+    if sys.platform == "linux":
+        import ctypes
+
+        pr_set_pdeathsig = 1
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
+        try:
+            os.kill(parent, 0)  # the parent may have died before prctl
+        except ProcessLookupError:
+            os._exit(1)
+    else:
+        threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    while True:
+        time.sleep(1.0)
+        try:
+            os.kill(parent, 0)
+        except ProcessLookupError:
+            os._exit(1)
+
+
+def _run_local(func: Callable, run: _Run, todo: list[int], workers: int) -> None:
+    try:
+        pickle.dumps(func)
+    except Exception as e:
+        raise TypeError(f"{func!r} cannot be sent to worker processes: use a module-level function") from e
+    pool = cf.ProcessPoolExecutor(
+        workers,
+        mp_context=multiprocessing.get_context(_start_method()),
+        initializer=_worker_init,
+        initargs=(os.getpid(),),
+    )
+    pending = iter(todo)
+    running: dict[cf.Future, int] = {}
+
+    def submit() -> None:
+        i = next(pending, None)
+        if i is not None:
+            running[pool.submit(_timed, func, run.tasks[i], run.shared)] = i
+
+    try:
+        for _ in range(workers):
+            submit()
+        while running:
+            finished, _ = cf.wait(running, return_when=cf.FIRST_COMPLETED)
+            for future in finished:
+                i = running.pop(future)
+                result, seconds = future.result()
+                run.accept(i, result)
+                submit()
+                run.settle(i, seconds)
+    except BaseException:
+        _terminate(pool)
+        raise
+    pool.shutdown()
+
+
+def _terminate(pool: cf.ProcessPoolExecutor) -> None:
+    """Stop a pool now: drop queued tasks and kill the workers (their tasks are lost, not half-kept)."""
+    if hasattr(pool, "terminate_workers"):  # Python 3.14+
+        pool.terminate_workers()
+        return
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in processes:
+        p.terminate()
+    for p in processes:
+        p.join(5)
+
+
+# --- a Dask cluster --------------------------------------------------------------------------------
+
+
+def _run_dask(func: Callable, run: _Run, todo: list[int], scheduler: str) -> None:
+    try:
+        from distributed import Client, as_completed
+    except ImportError as e:
+        raise ImportError(
+            "--scheduler needs dask.distributed, an optional extra: pip install -e .[cluster]"
+        ) from e
+    try:
+        client = Client(scheduler, timeout=10, set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as e:
+        raise ValueError(f"no Dask scheduler answers at {scheduler} ({e})") from e
+    name = getattr(func, "__name__", "task")
+    pending = iter(todo)
+    running: dict[Any, int] = {}
+    queue = as_completed()
+
+    def submit() -> None:
+        i = next(pending, None)
+        if i is not None:
+            key = f"{name}-{i}-{uuid.uuid4().hex}"  # readable on the dashboard, unique per run
+            future = client.submit(_timed, func, run.tasks[i], run.shared, key=key, pure=False)
+            running[future] = i
+            queue.add(future)
+
+    try:
+        # As many tasks in flight as the cluster has threads; asked again as tasks finish,
+        # so workers that join later get work too.
+        for _ in range(_threads(client)):
+            submit()
+        for future in queue:
+            i = running.pop(future)
+            result, seconds = future.result()
+            run.accept(i, result)
+            for _ in range(max(1, _threads(client) - len(running))):
+                submit()
+            run.settle(i, seconds)
+    finally:
+        # A task already running on a worker thread cannot be stopped; it ends and is dropped.
+        if running:
+            client.cancel(list(running))
+        client.close()
+
+
+def _threads(client: Any) -> int:
+    return max(1, sum(client.nthreads().values()))
