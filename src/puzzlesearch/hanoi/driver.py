@@ -144,10 +144,7 @@ def _bfs(n: int, pegs: int, source: int) -> tuple[np.ndarray, np.ndarray, tuple[
     return dist, queue, tuple(int(x) for x in stats)
 
 
-def _parse_pair(start: str, goal: str, pegs: int | None) -> tuple[Position, Position, int]:
-    letters = (start + goal).strip().upper()
-    used = max((ord(c) - ord("A") + 1 for c in letters if c.isalpha()), default=0)
-    pegs = max(3, used) if pegs is None else pegs
+def _parse_pair(start: str, goal: str, pegs: int) -> tuple[Position, Position, int]:
     check_pegs(pegs)
     a, b = rules.parse_position(start, pegs), rules.parse_position(goal, pegs)
     if len(a) != len(b):
@@ -157,9 +154,9 @@ def _parse_pair(start: str, goal: str, pegs: int | None) -> tuple[Position, Posi
     return a, b, pegs
 
 
-def distance(start: str, goal: str, pegs: int | None = None) -> Distance:
+def distance(start: str, goal: str, pegs: int = 3) -> Distance:
     """Fewest moves between two positions: the largest-disc rule for three pegs (O(n)),
-    breadth-first search for more. `pegs` defaults to the largest peg letter used (>= 3)."""
+    breadth-first search for more."""
     a, b, pegs = _parse_pair(start, goal, pegs)
     n = len(a)
     fmt = rules.format_position
@@ -169,7 +166,7 @@ def distance(start: str, goal: str, pegs: int | None = None) -> Distance:
     return Distance(n, pegs, fmt(a), fmt(b), int(dist[_encode(a, pegs)]), "breadth-first search")
 
 
-def path(start: str, goal: str, pegs: int | None = None) -> tuple[Distance, Iterator[Move]]:
+def path(start: str, goal: str, pegs: int = 3) -> tuple[Distance, Iterator[Move]]:
     """The distance and an optimal move sequence (lazy for three pegs)."""
     a, b, pegs = _parse_pair(start, goal, pegs)
     found = distance(start, goal, pegs)
