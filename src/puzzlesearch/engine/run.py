@@ -28,6 +28,7 @@ import multiprocessing
 import os
 import pickle
 import signal
+import socket
 import sys
 import threading
 import time
@@ -72,17 +73,17 @@ def run_tasks(
     try:
         run = _Run(tasks, shared, update, ckpt, nodes, best)
         todo = [i for i in range(len(tasks)) if not run.have[i]]
-        with Progress(len(tasks), len(tasks) - len(todo), label, progress) as bar:
-            run.bar = bar
-            bar.set_best(best(run.shared) if best and len(todo) < len(tasks) else None)
-            if not todo:
-                pass
-            elif scheduler is not None:
-                _run_dask(func, run, todo, scheduler)
-            elif workers == 1 or len(todo) == 1:
-                _run_serial(func, run, todo)
-            else:
-                _run_local(func, run, todo, min(workers, len(todo)))
+        run.bar = Progress(len(tasks), len(tasks) - len(todo), label, progress)
+        if best is not None and len(todo) < len(tasks):
+            run.bar.set_best(best(run.shared))
+        if not todo:
+            pass
+        elif scheduler is not None:
+            _run_dask(func, run, todo, scheduler)
+        elif workers == 1 or len(todo) == 1:
+            _run_serial(func, run, todo)
+        else:
+            _run_local(func, run, todo, min(workers, len(todo)))
     finally:
         if ckpt is not None:
             ckpt.close()
@@ -109,7 +110,7 @@ class _Run:
         self.have = [False] * len(tasks)
         self.shared = shared
         self.update, self.ckpt, self.nodes, self.best = update, ckpt, nodes, best
-        self.bar: Progress | None = None
+        self.bar = Progress(0, enabled=False)  # each backend enters it once its workers exist
         if ckpt is not None:
             # in task order, so the restored shared value does not depend on finishing order
             for i, result in sorted(ckpt.done().items()):
@@ -128,11 +129,10 @@ class _Run:
         """After the next task is on its way: commit this one and show it."""
         if self.ckpt is not None:
             self.ckpt.record(i, self.tasks[i], self.results[i], seconds)
-        if self.bar is not None:
-            self.bar.advance(
-                self.nodes(self.results[i]) if self.nodes else None,
-                self.best(self.shared) if self.best else None,
-            )
+        self.bar.advance(
+            self.nodes(self.results[i]) if self.nodes else None,
+            self.best(self.shared) if self.best else None,
+        )
 
 
 def _timed(func: Callable[[Any, Any], Any], task: Any, shared: Any) -> tuple[Any, float]:
@@ -147,10 +147,11 @@ def _timed(func: Callable[[Any, Any], Any], task: Any, shared: Any) -> tuple[Any
 def _run_serial(func: Callable, run: _Run, todo: list[int]) -> None:
     # A KeyboardInterrupt simply propagates: every finished task is already committed.
     # (A numba kernel does not look at signals, so Ctrl-C waits for the current task.)
-    for i in todo:
-        result, seconds = _timed(func, run.tasks[i], run.shared)
-        run.accept(i, result)
-        run.settle(i, seconds)
+    with run.bar:
+        for i in todo:
+            result, seconds = _timed(func, run.tasks[i], run.shared)
+            run.accept(i, result)
+            run.settle(i, seconds)
 
 
 # --- local worker processes ------------------------------------------------------------------------
@@ -217,14 +218,16 @@ def _run_local(func: Callable, run: _Run, todo: list[int], workers: int) -> None
     try:
         for _ in range(workers):
             submit()
-        while running:
-            finished, _ = cf.wait(running, return_when=cf.FIRST_COMPLETED)
-            for future in finished:
-                i = running.pop(future)
-                result, seconds = future.result()
-                run.accept(i, result)
-                submit()
-                run.settle(i, seconds)
+        # with fork, the first submit forked every worker: only now start the bar's thread
+        with run.bar:
+            while running:
+                finished, _ = cf.wait(running, return_when=cf.FIRST_COMPLETED)
+                for future in finished:
+                    i = running.pop(future)
+                    result, seconds = future.result()
+                    run.accept(i, result)
+                    submit()
+                    run.settle(i, seconds)
     except BaseException:
         _terminate(pool)
         raise
@@ -254,6 +257,7 @@ def _run_dask(func: Callable, run: _Run, todo: list[int], scheduler: str) -> Non
         raise ImportError(
             "--scheduler needs dask.distributed, an optional extra: pip install -e .[cluster]"
         ) from e
+    _reachable(scheduler)
     try:
         client = Client(scheduler, timeout=10, set_as_default=False)
     except (OSError, TimeoutError, ValueError) as e:
@@ -261,7 +265,7 @@ def _run_dask(func: Callable, run: _Run, todo: list[int], scheduler: str) -> Non
     name = getattr(func, "__name__", "task")
     pending = iter(todo)
     running: dict[Any, int] = {}
-    queue = as_completed()
+    queue = as_completed(loop=client.loop)
 
     def submit() -> None:
         i = next(pending, None)
@@ -272,22 +276,46 @@ def _run_dask(func: Callable, run: _Run, todo: list[int], scheduler: str) -> Non
             queue.add(future)
 
     try:
-        # As many tasks in flight as the cluster has threads; asked again as tasks finish,
-        # so workers that join later get work too.
-        for _ in range(_threads(client)):
+        # As many tasks in flight as the cluster has threads; asked again (at most once a
+        # second: it is a round trip to the scheduler) so that workers joining later get work.
+        threads, asked = _threads(client), time.monotonic()
+        for _ in range(threads):
             submit()
-        for future in queue:
-            i = running.pop(future)
-            result, seconds = future.result()
-            run.accept(i, result)
-            for _ in range(max(1, _threads(client) - len(running))):
-                submit()
-            run.settle(i, seconds)
+        with run.bar:
+            for future in queue:
+                i = running.pop(future)
+                result, seconds = future.result()
+                run.accept(i, result)
+                if time.monotonic() - asked > 1.0:
+                    threads, asked = _threads(client), time.monotonic()
+                for _ in range(max(1, threads - len(running))):
+                    submit()
+                run.settle(i, seconds)
     finally:
         # A task already running on a worker thread cannot be stopped; it ends and is dropped.
         if running:
             client.cancel(list(running))
         client.close()
+
+
+def _reachable(scheduler: str) -> None:
+    """Fail at once on a tcp address nobody listens at (a Client would retry for its whole timeout,
+    and the half-made Client then stalls the interpreter's exit)."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(scheduler if "://" in scheduler else "tcp://" + scheduler)
+    if parts.scheme != "tcp":
+        return
+    try:
+        host, port = parts.hostname, parts.port
+    except ValueError as e:
+        raise ValueError(f"bad scheduler address {scheduler} ({e})") from e
+    if not host or port is None:
+        raise ValueError(f"bad scheduler address {scheduler}: expected tcp://HOST:PORT")
+    try:
+        socket.create_connection((host, port), timeout=10).close()
+    except OSError as e:
+        raise ValueError(f"no Dask scheduler answers at {scheduler} ({e.strerror or e})") from e
 
 
 def _threads(client: Any) -> int:
