@@ -45,6 +45,14 @@ def bfs_kernel(n, p, source, dist, queue, unseen):  # pragma: no cover - compile
     power[0] = 1
     for i in range(n):
         power[i + 1] = power[i] * p
+    # for p a power of two a digit is a shift and a mask: integer division by a runtime p
+    # costs tens of cycles and is the inner loop of the whole search
+    shift = 0
+    while (1 << shift) < p:
+        shift += 1
+    if (1 << shift) != p:
+        shift = 0
+    mask = p - 1
     top = np.empty(p, np.int64)
     dist[source] = 0
     queue[0] = source
@@ -58,8 +66,12 @@ def bfs_kernel(n, p, source, dist, queue, unseen):  # pragma: no cover - compile
         x = s
         found = 0
         for i in range(n):  # disc i+1, smallest first; the first seen on a peg is its top
-            g = x % p
-            x //= p
+            if shift:
+                g = x & mask
+                x >>= shift
+            else:
+                g = x % p
+                x //= p
             if top[g] == n:
                 top[g] = i
                 found += 1
