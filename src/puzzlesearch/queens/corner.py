@@ -1,0 +1,350 @@
+"""Counting kernels: total and unique N-Queens solutions in one search (corner/rotation method).
+
+The method is Takaken's refinement (2003) of Jeff Somers' bitboard backtracker, as
+described on takaken's N-Queens page and used by many of the fastest counting programs.
+Rows are placed top to bottom; a row's free columns are ``mask & ~(left | down | right)``,
+where ``down`` holds the occupied columns and ``left``/``right`` the two diagonals shifted
+one step per row; the lowest free column is ``bits & -bits``. Columns are bits: column c
+is ``1 << c``.
+
+Only one board of each symmetry class is searched, and it is classified on the spot:
+
+* **Corner** (a queen at row 0, column 0).  No such board is symmetric under any
+  non-trivial rotation, so each found board stands for a class of 8. The main-diagonal
+  reflection keeps the corner; of a board and its transpose only the one whose row-1
+  queen (column ``bound1``) lies left of the row of the column-1 queen is searched:
+  rows ``1 .. bound1-1`` may not use column 1.
+* **Side** (row 0's queen at column ``bound1``, ``1 <= bound1 < n-1-bound1``, and no
+  queen in any corner). Rows above ``bound1`` and below ``bound2 = n-1-bound1`` may not
+  use the two edge columns, the last row may not use columns ``< bound1`` nor
+  ``> bound2``, and row ``bound2`` must see an edge column used or take one: together
+  these make row 0's queen the one nearest a corner among the four edge queens, which
+  the reflections and rotations move to the top-left. Each complete board is then
+  compared with its 90, 180 and 270 degree rotations read in the same orientation: a
+  board larger than one of them is not the representative and is dropped; one equal to
+  its 90-degree rotation is a class of 2, equal to its 180-degree rotation a class of 4,
+  otherwise a class of 8.
+
+So ``unique = c8 + c4 + c2`` and ``total = 8*c8 + 4*c4 + 2*c2``. The kernels take a
+starting prefix of rows so that the search can be split into independent tasks, and
+(with ``split_row``) can list those prefixes instead of searching below them: the split
+and the search apply the same pruning because they are the same code.
+
+Invariants of the explicit stack: ``cand[y]`` holds the columns of row ``y`` still to be
+tried; ``left[y], down[y], right[y]`` are the attacks entering row ``y``; ``board[y]`` is
+the bit of row ``y``'s queen for ``y`` below the current row.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True, nogil=True)
+def _rotation_class(board, n, bound1, bound2, endbit):
+    """0 if `board` is not its class's representative, else the class size (2, 4 or 8)."""
+    last = n - 1
+    topbit = np.int64(1) << last
+    # 90 degrees: only possible when the queen of row bound2 is in column 0
+    if board[bound2] == 1:
+        own = 1
+        ptn = np.int64(2)
+        while own <= last:
+            bit = np.int64(1)
+            you = last
+            while board[you] != ptn and board[own] >= bit:
+                bit <<= 1
+                you -= 1
+            if board[own] > bit:
+                return 0
+            if board[own] < bit:
+                break
+            own += 1
+            ptn <<= 1
+        if own > last:
+            return 2
+    # 180 degrees: only possible when the last row mirrors row 0
+    if board[last] == endbit:
+        own = 1
+        you = last - 1
+        while own <= last:
+            bit = np.int64(1)
+            ptn = topbit
+            while ptn != board[you] and board[own] >= bit:
+                bit <<= 1
+                ptn >>= 1
+            if board[own] > bit:
+                return 0
+            if board[own] < bit:
+                break
+            own += 1
+            you -= 1
+        if own > last:
+            return 4
+    # 270 degrees: only possible when the queen of row bound1 is in the last column
+    if board[bound1] == topbit:
+        own = 1
+        ptn = topbit >> 1
+        while own <= last:
+            bit = np.int64(1)
+            you = 0
+            while board[you] != ptn and board[own] >= bit:
+                bit <<= 1
+                you += 1
+            if board[own] > bit:
+                return 0
+            if board[own] < bit:
+                break
+            own += 1
+            ptn >>= 1
+    return 8
+
+
+@njit(cache=True, nogil=True)
+def _side_masks(n, bound1):
+    """(sidemask, lastmask, endbit) of the side search with row 0's queen at column bound1."""
+    topbit = np.int64(1) << (n - 1)
+    sidemask = topbit | 1
+    lastmask = sidemask
+    endbit = topbit >> 1
+    for _ in range(1, bound1):
+        lastmask |= (lastmask >> 1) | (lastmask << 1)
+        endbit >>= 1
+    return sidemask, lastmask, endbit
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _corner_free(free, row, bound1):
+    """Row `row`'s candidates in a corner board: rows above bound1 may not use column 1."""
+    if row < bound1:
+        return free & ~np.int64(2)
+    return free
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _side_free(free, row, down, bound1, bound2, sidemask):
+    """Row `row`'s candidates in a side board (row < n-1), given the used columns `down`."""
+    if row < bound1:
+        return free & ~sidemask
+    if row == bound2:
+        # an edge column must be taken by row bound2 at the latest
+        edges = down & sidemask
+        if edges == 0:
+            return np.int64(0)
+        if edges != sidemask:
+            return free & sidemask
+    return free
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _attacks(prefix, board):
+    """(left, down, right) attacks entering the row after `prefix`; copies prefix into board."""
+    lf = np.int64(0)
+    dn = np.int64(0)
+    rt = np.int64(0)
+    for i in range(prefix.shape[0]):
+        bit = prefix[i]
+        board[i] = bit
+        lf = (lf | bit) << 1
+        dn |= bit
+        rt = (rt | bit) >> 1
+    return lf, dn, rt
+
+
+@njit(cache=True, nogil=True)
+def corner_kernel(n, bound1, prefix):
+    """Count the corner boards below the placed rows `prefix` (one bit per row, n >= 4).
+
+    Returns (nodes, c8): placements made, and solutions found (each a class of 8).
+    """
+    mask = (np.int64(1) << n) - 1
+    # unsigned row indices: numba checks signed ones for negative indexing on every access
+    start = np.uint64(prefix.shape[0])
+    last = np.uint64(n - 1)
+    b1 = np.uint64(bound1)
+    left = np.zeros(n + 1, np.int64)
+    down = np.zeros(n + 1, np.int64)
+    right = np.zeros(n + 1, np.int64)
+    cand = np.zeros(n + 1, np.int64)
+    lf = np.int64(0)
+    dn = np.int64(0)
+    rt = np.int64(0)
+    for i in range(prefix.shape[0]):
+        bit = prefix[i]
+        lf = (lf | bit) << 1
+        dn |= bit
+        rt = (rt | bit) >> 1
+    nodes = np.int64(0)
+    c8 = np.int64(0)
+    free = mask & ~(lf | dn | rt)
+    if start == last:
+        return nodes, np.int64(1 if free != 0 else 0)
+    y = start
+    left[y] = lf
+    down[y] = dn
+    right[y] = rt
+    cand[y] = _corner_free(free, y, b1)
+    while True:
+        free = cand[y]
+        if free == 0:
+            if y == start:
+                break
+            y -= np.uint64(1)
+            continue
+        bit = free & -free
+        cand[y] = free ^ bit
+        nodes += 1
+        lf = (left[y] | bit) << 1
+        dn = down[y] | bit
+        rt = (right[y] | bit) >> 1
+        free = mask & ~(lf | dn | rt)
+        if free == 0:
+            continue
+        z = y + np.uint64(1)
+        if z == last:
+            # the last row has at most one free column: a solution, no push needed
+            c8 += 1
+            continue
+        if z < b1:
+            # rows above bound1 may not use column 1
+            free &= ~np.int64(2)
+            if free == 0:
+                continue
+        y = z
+        left[y] = lf
+        down[y] = dn
+        right[y] = rt
+        cand[y] = free
+    return nodes, c8
+
+
+@njit(cache=True, nogil=True)
+def side_kernel(n, bound1, prefix):
+    """Count the side boards below the placed rows `prefix` (row 0's queen at column bound1).
+
+    Returns (nodes, c8, c4, c2): placements made and representatives of classes of 8, 4, 2.
+    """
+    mask = (np.int64(1) << n) - 1
+    bound2 = n - 1 - bound1
+    sidemask, lastmask, endbit = _side_masks(n, bound1)
+    start = np.uint64(prefix.shape[0])
+    last = np.uint64(n - 1)
+    b1 = np.uint64(bound1)
+    b2 = np.uint64(bound2)
+    board = np.zeros(n, np.int64)
+    left = np.zeros(n + 1, np.int64)
+    down = np.zeros(n + 1, np.int64)
+    right = np.zeros(n + 1, np.int64)
+    cand = np.zeros(n + 1, np.int64)
+    lf, dn, rt = _attacks(prefix, board)
+    nodes = np.int64(0)
+    c8 = np.int64(0)
+    c4 = np.int64(0)
+    c2 = np.int64(0)
+    free = mask & ~(lf | dn | rt)
+    if start == last:
+        if free != 0 and free & lastmask == 0:
+            board[last] = free
+            k = _rotation_class(board, n, bound1, bound2, endbit)
+            c8 += k == 8
+            c4 += k == 4
+            c2 += k == 2
+        return nodes, c8, c4, c2
+    y = start
+    left[y] = lf
+    down[y] = dn
+    right[y] = rt
+    cand[y] = _side_free(free, y, dn, b1, b2, sidemask)
+    while True:
+        free = cand[y]
+        if free == 0:
+            if y == start:
+                break
+            y -= np.uint64(1)
+            continue
+        bit = free & -free
+        cand[y] = free ^ bit
+        board[y] = bit
+        nodes += 1
+        lf = (left[y] | bit) << 1
+        dn = down[y] | bit
+        rt = (right[y] | bit) >> 1
+        free = mask & ~(lf | dn | rt)
+        if free == 0:
+            continue
+        z = y + np.uint64(1)
+        if z == last:
+            # the last row may not use the columns outside bound1..bound2
+            if free & lastmask == 0:
+                board[last] = free
+                k = _rotation_class(board, n, bound1, bound2, endbit)
+                if k == 8:
+                    c8 += 1
+                elif k == 4:
+                    c4 += 1
+                elif k == 2:
+                    c2 += 1
+            continue
+        free = _side_free(free, z, dn, b1, b2, sidemask)
+        if free == 0:
+            continue
+        y = z
+        left[y] = lf
+        down[y] = dn
+        right[y] = rt
+        cand[y] = free
+    return nodes, c8, c4, c2
+
+
+@njit(cache=True, nogil=True)
+def split_kernel(n, side, bound1, prefix, split_row, out):
+    """Write to out[k] every prefix of `split_row` rows (< n-1) extending `prefix` that the
+    counting kernel of the same kind would enter; returns how many there are (written or not).
+    """
+    mask = (np.int64(1) << n) - 1
+    bound2 = n - 1 - bound1
+    sidemask, _, _ = _side_masks(n, bound1)
+    start = prefix.shape[0]
+    board = np.zeros(n, np.int64)
+    left = np.zeros(n + 1, np.int64)
+    down = np.zeros(n + 1, np.int64)
+    right = np.zeros(n + 1, np.int64)
+    cand = np.zeros(n + 1, np.int64)
+    lf, dn, rt = _attacks(prefix, board)
+    found = 0
+    if start == split_row:
+        if found < out.shape[0]:
+            out[0, :start] = board[:start]
+        return 1
+    y = start
+    left[y] = lf
+    down[y] = dn
+    right[y] = rt
+    free = mask & ~(lf | dn | rt)
+    cand[y] = _side_free(free, y, dn, bound1, bound2, sidemask) if side else _corner_free(free, y, bound1)
+    while y >= start:
+        free = cand[y]
+        if free == 0:
+            y -= 1
+            continue
+        bit = free & -free
+        cand[y] = free ^ bit
+        board[y] = bit
+        lf = (left[y] | bit) << 1
+        dn = down[y] | bit
+        rt = (right[y] | bit) >> 1
+        z = y + 1
+        if z == split_row:
+            if found < out.shape[0]:
+                out[found, :z] = board[:z]
+            found += 1
+            continue
+        free = mask & ~(lf | dn | rt)
+        free = _side_free(free, z, dn, bound1, bound2, sidemask) if side else _corner_free(free, z, bound1)
+        y = z
+        left[y] = lf
+        down[y] = dn
+        right[y] = rt
+        cand[y] = free
+    return found
