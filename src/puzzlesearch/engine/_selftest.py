@@ -5,29 +5,30 @@ and collects those of largest total displacement sum |p[i] - i|, but only when t
 displacement reaches ``shared`` (the best found so far by earlier tasks) — the same shape
 as a branch-and-bound task whose results depend on when it started while the combined
 answer does not. Workers import it by name, hence a module in the package.
+PUZZLESEARCH_SELFTEST_SLEEP=SECONDS slows every task down, for the tests that interrupt a run.
 """
 
 from __future__ import annotations
 
+import os
 import time
 
 from puzzlesearch.engine.tasks import split
 
 
-def derangement_tasks(n: int, at_least: int, sleep: float = 0.0) -> list[dict]:
+def derangement_tasks(n: int, at_least: int) -> list[dict]:
     def children(prefix: list[int]) -> list[list[int]]:
         k = len(prefix)
         return [] if k == n else [prefix + [v] for v in range(n) if v != k and v not in prefix]
 
-    return [{"n": n, "prefix": p, "sleep": sleep} for p in split([], children, at_least)]
+    return [{"n": n, "prefix": p} for p in split([], children, at_least)]
 
 
 def derangements(task: dict, shared: int | None) -> dict:
     n, prefix = task["n"], list(task["prefix"])
     if task.get("fail"):
         raise RuntimeError(f"task {prefix} failed on purpose")
-    if task.get("sleep"):
-        time.sleep(task["sleep"])
+    time.sleep(float(os.environ.get("PUZZLESEARCH_SELFTEST_SLEEP", 0)))
     target = shared or 0
     used = set(prefix)
     perm = prefix[:]

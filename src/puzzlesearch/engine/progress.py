@@ -54,7 +54,7 @@ class Progress:
 
         self._bar = RichProgress(
             TextColumn("{task.description}"),
-            BarColumn(),
+            BarColumn(bar_width=24),
             MofNCompleteColumn(),
             _Stats(),
             console=Console(stderr=True),

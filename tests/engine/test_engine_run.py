@@ -1,0 +1,206 @@
+"""run_tasks gives the same answer in-process, on local workers and on a real Dask cluster."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import sys
+import time
+
+import pytest
+
+from puzzlesearch.engine import run as engine_run
+from puzzlesearch.engine._selftest import combine, derangement_tasks, derangements, nodes, raise_target
+from puzzlesearch.engine.progress import Progress
+from puzzlesearch.engine.run import run_tasks
+from puzzlesearch.engine.tasks import split
+
+
+def brute_force(n: int) -> tuple[int, int, list[list[int]]]:
+    """The self-test search's answer from itertools: (count, largest displacement, its derangements)."""
+    ds = [list(p) for p in itertools.permutations(range(n)) if all(p[i] != i for i in range(n))]
+    score = [sum(abs(p[i] - i) for i in range(n)) for p in ds]
+    best = max(score)
+    return len(ds), best, sorted(p for p, s in zip(ds, score, strict=True) if s == best)
+
+
+def subfactorial(n: int) -> int:
+    a, b = 1, 0  # D(0), D(1)
+    for k in range(2, n + 1):
+        a, b = b, (k - 1) * (a + b)
+    return b if n else a
+
+
+@pytest.mark.parametrize("n", [2, 3, 5, 7])
+@pytest.mark.parametrize("at_least", [1, 10, 100])
+def test_selftest_search_is_right(n, at_least):
+    # the toy search the engine tests rely on, checked against itertools and D(n)
+    results = [derangements(t, None) for t in derangement_tasks(n, at_least)]
+    assert combine(results) == brute_force(n)
+    assert combine(results)[0] == subfactorial(n)
+
+
+def test_split_expands_whole_levels_in_depth_first_order():
+    def children(p):
+        return [p + c for c in "ab"] if len(p) < 3 else []
+
+    assert split("", children, 1) == [""]
+    assert split("", children, 2) == ["a", "b"]
+    assert split("", children, 3) == ["aa", "ab", "ba", "bb"]
+    assert split("", children, 100) == ["aaa", "aab", "aba", "abb", "baa", "bab", "bba", "bbb"]
+
+
+def test_split_keeps_leaves_and_stops_when_nothing_grows():
+    def children(p):
+        return [] if p in ("b", "ab") or len(p) == 2 else [p + "a", p + "b"]
+
+    assert split("", children, 5) == ["aa", "ab", "b"]
+
+
+N = 8  # 227 tasks, 14833 derangements
+
+
+@pytest.fixture(scope="module")
+def tasks():
+    return derangement_tasks(N, 200)
+
+
+@pytest.fixture(scope="module")
+def serial(tasks):
+    return run_tasks(derangements, tasks, update=raise_target, workers=1)
+
+
+def test_serial_run_is_right(tasks, serial):
+    assert len(tasks) >= 200
+    assert combine(serial) == brute_force(N)
+
+
+def test_two_workers_equal_one(tasks, serial):
+    two = run_tasks(derangements, tasks, update=raise_target, workers=2)
+    assert combine(two) == combine(serial)
+    # what does not depend on the shared bound is identical task by task
+    assert [(r["count"], r["nodes"]) for r in two] == [(r["count"], r["nodes"]) for r in serial]
+
+
+def test_without_update_every_result_is_identical(tasks):
+    one = run_tasks(derangements, tasks, workers=1)
+    assert run_tasks(derangements, tasks, workers=2) == one
+    assert run_tasks(derangements, tasks, workers=3) == one
+
+
+def test_tasks_started_later_see_the_results_so_far(tasks):
+    # with one worker every task after the first starts with the best found so far
+    seen = []
+
+    def watch(task, shared):
+        seen.append(shared)
+        return derangements(task, shared)
+
+    run_tasks(watch, tasks, update=raise_target, workers=1)
+    assert seen[0] is None
+    assert seen == sorted(seen, key=lambda s: -1 if s is None else s)
+    assert seen[-1] == brute_force(N)[1]
+
+
+def test_results_are_json_values(tasks):
+    results = run_tasks(lambda task, shared: (task["prefix"], {1: "x"}), tasks[:3], workers=1)
+    assert results[0] == [tasks[0]["prefix"], {"1": "x"}]
+
+
+def test_a_failing_task_raises_in_the_caller(tasks):
+    bad = [*tasks[:5], {**tasks[5], "fail": True}, *tasks[6:]]
+    with pytest.raises(RuntimeError, match="failed on purpose"):
+        run_tasks(derangements, bad, workers=2)
+    with pytest.raises(RuntimeError, match="failed on purpose"):
+        run_tasks(derangements, bad, workers=1)
+
+
+def test_worker_processes_need_a_module_level_function(tasks):
+    with pytest.raises(TypeError, match="module-level function"):
+        run_tasks(lambda task, shared: 0, tasks, workers=2)
+
+
+def test_workers_must_be_positive(tasks):
+    with pytest.raises(ValueError, match="at least 1"):
+        run_tasks(derangements, tasks, workers=0)
+
+
+def test_no_tasks_no_results():
+    assert run_tasks(derangements, [], workers=2) == []
+
+
+def test_scheduler_without_dask_says_how_to_install(tasks, monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # as if not installed
+    with pytest.raises(ImportError, match=r"pip install -e \.\[cluster\]"):
+        run_tasks(derangements, tasks, scheduler="tcp://127.0.0.1:8786")
+
+
+@pytest.mark.parametrize("address", ["tcp://127.0.0.1:1", "nonsense", "tcp://127.0.0.1"])
+def test_unreachable_or_bad_scheduler_is_refused_quickly(tasks, address):
+    t0 = time.monotonic()
+    with pytest.raises(ValueError, match="scheduler"):
+        run_tasks(derangements, tasks, scheduler=address)
+    assert time.monotonic() - t0 < 5
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None, host="127.0.0.1"
+    ) as c:
+        yield c.scheduler_address
+
+
+def test_dask_cluster_equals_one_worker(tasks, serial, cluster):
+    on_dask = run_tasks(derangements, tasks, update=raise_target, scheduler=cluster)
+    assert combine(on_dask) == combine(serial)
+    assert [(r["count"], r["nodes"]) for r in on_dask] == [(r["count"], r["nodes"]) for r in serial]
+
+
+def test_dask_failing_task_raises_in_the_caller(tasks, cluster):
+    bad = [{**tasks[0], "fail": True}, *tasks[1:20]]
+    with pytest.raises(RuntimeError, match="failed on purpose"):
+        run_tasks(derangements, bad, scheduler=cluster)
+
+
+def test_local_workers_still_run_after_a_dask_client(tasks, serial, cluster):
+    # the dask client left threads behind: the pool must not fork under them
+    assert engine_run._start_method() != "fork"
+    assert run_tasks(derangements, tasks[:30], workers=2) == run_tasks(derangements, tasks[:30], workers=1)
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_shows_tasks_nodes_best_only_on_a_terminal(tasks, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "150")
+    quiet = _Terminal()
+    monkeypatch.setattr(sys, "stderr", quiet)
+    run_tasks(derangements, tasks[:20], workers=1, progress=False)
+    assert quiet.getvalue() == ""
+
+    shown = _Terminal()
+    monkeypatch.setattr(sys, "stderr", shown)
+    run_tasks(
+        derangements, tasks[:20], update=raise_target, workers=1, label="derangements",
+        nodes=nodes, best=lambda s: f"displacement {s}",
+    )
+    text = shown.getvalue()
+    assert "derangements" in text and "20/20" in text
+    assert "nodes/s" in text and "best displacement" in text
+
+    pipe = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", pipe)
+    run_tasks(derangements, tasks[:20], workers=1, nodes=nodes)
+    assert pipe.getvalue() == ""
+
+
+def test_progress_time_left_counts_only_this_runs_tasks(monkeypatch):
+    clock = iter([100.0, 110.0, 110.0])
+    monkeypatch.setattr("puzzlesearch.engine.progress.time.monotonic", lambda: next(clock))
+    bar = Progress(total=10, done=4, enabled=False)  # 4 restored from a checkpoint
+    bar.advance(nodes=5_000_000)  # 1 task in 10 s -> 5 left take 50 s
+    assert bar._stats() == "500.0k nodes/s  0:00:50 left"
