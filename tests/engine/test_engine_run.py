@@ -107,6 +107,14 @@ def test_results_are_json_values(tasks):
     assert results[0] == [tasks[0]["prefix"], {"1": "x"}]
 
 
+def test_numpy_values_are_refused_with_advice(tasks):
+    np = pytest.importorskip("numpy")
+    with pytest.raises(TypeError, match=r"result of task 0 is not JSON-serialisable.*tolist"):
+        run_tasks(lambda task, shared: np.int64(3), tasks[:2], workers=1)
+    with pytest.raises(TypeError, match="task list is not JSON-serialisable"):
+        run_tasks(derangements, [np.arange(3)], workers=1)
+
+
 def test_a_failing_task_raises_in_the_caller(tasks):
     bad = [*tasks[:5], {**tasks[5], "fail": True}, *tasks[6:]]
     with pytest.raises(RuntimeError, match="failed on purpose"):

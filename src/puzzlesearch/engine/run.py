@@ -65,6 +65,7 @@ def run_tasks(
     checkpoint keeps every task finished so far, and the interrupt propagates.
     """
     tasks = list(tasks)
+    _json(tasks, "the task list")  # also without a checkpoint, so that adding one never breaks a run
     if workers is None:
         workers = _cores()
     if workers < 1:
@@ -97,8 +98,14 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
-def _json(value: Any) -> Any:
-    return json.loads(json.dumps(value))
+def _json(value: Any, what: str) -> Any:
+    try:
+        return json.loads(json.dumps(value))
+    except (TypeError, ValueError) as e:
+        raise TypeError(
+            f"{what} is not JSON-serialisable ({e}): use lists, dicts, str and Python int/float "
+            "(numpy values: .tolist(), int())"
+        ) from e
 
 
 class _Run:
@@ -120,7 +127,7 @@ class _Run:
 
     def accept(self, i: int, result: Any) -> None:
         """A task's result arrived: keep it and fold it into shared (before the next submit)."""
-        result = _json(result)
+        result = _json(result, f"the result of task {i}")
         self.results[i], self.have[i] = result, True
         if self.update is not None:
             self.shared = self.update(self.shared, result)
