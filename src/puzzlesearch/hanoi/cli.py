@@ -119,11 +119,10 @@ def solve(
                 fail(f"-n {n} does not match the {size} discs of the position given")
             start = peg_letter(0) * size if start is None else start
             goal = peg_letter(pegs - 1) * size if goal is None else goal
-            found = driver.distance(start, goal, pegs)
+            found, moves = driver.path(start, goal, pegs)  # moves are lazy: nothing generated yet
             total = found.moves
             if total > PRINT_LIMIT and not force:
                 _too_long(total)
-            _, moves = driver.path(start, goal, pegs)
             first, last = rules.parse_position(start, pegs), rules.parse_position(goal, pegs)
             n = len(first)
     except ValueError as e:

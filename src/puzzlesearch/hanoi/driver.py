@@ -157,22 +157,18 @@ def _parse_pair(start: str, goal: str, pegs: int) -> tuple[Position, Position, i
 def distance(start: str, goal: str, pegs: int = 3) -> Distance:
     """Fewest moves between two positions: the largest-disc rule for three pegs (O(n)),
     breadth-first search for more."""
-    a, b, pegs = _parse_pair(start, goal, pegs)
-    n = len(a)
-    fmt = rules.format_position
-    if pegs == 3:
-        return Distance(n, pegs, fmt(a), fmt(b), threepeg.distance(a, b), "largest-disc rule")
-    dist, _, _ = _bfs(n, pegs, _encode(b, pegs))
-    return Distance(n, pegs, fmt(a), fmt(b), int(dist[_encode(a, pegs)]), "breadth-first search")
+    return path(start, goal, pegs)[0]
 
 
 def path(start: str, goal: str, pegs: int = 3) -> tuple[Distance, Iterator[Move]]:
     """The distance and an optimal move sequence (lazy for three pegs)."""
     a, b, pegs = _parse_pair(start, goal, pegs)
-    found = distance(start, goal, pegs)
+    n, fmt = len(a), rules.format_position
     if pegs == 3:
+        found = Distance(n, pegs, fmt(a), fmt(b), threepeg.distance(a, b), "largest-disc rule")
         return found, threepeg.path(a, b)
-    dist, _, _ = _bfs(len(a), pegs, _encode(b, pegs))
+    dist, _, _ = _bfs(n, pegs, _encode(b, pegs))
+    found = Distance(n, pegs, fmt(a), fmt(b), int(dist[_encode(a, pegs)]), "breadth-first search")
     return found, _descend(a, dist, pegs)
 
 
