@@ -32,14 +32,17 @@ def unpack(word: int, size: int) -> tuple[int, ...]:
     return tuple(((int(word) >> (4 * i)) & 15) + 1 for i in range(size))
 
 
-def segments(moves: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
-    """Each move as runs (dst, src, length, reversed); src of a reversed run is in the reversed word."""
-    m = len(moves)
-    size = len(moves[0])
-    segs = np.zeros((m, size, 4), dtype=np.int64)
-    counts = np.zeros(m, dtype=np.int64)
-    for j, perm in enumerate(moves):
-        i = 0
+def segments(moves: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Each move as runs: arrays (shift, dst, mask, reversed bits), one row per move.
+
+    Run s of move j copies ``(w >> shift[j, s]) & mask[j, s]`` to bit ``dst[j, s]``, w being
+    the word, or the nibble-reversed word if bit s of reversed[j] is set. Rows are padded
+    with empty runs (mask 0) so every move has the same number of runs.
+    """
+    runs = []
+    for perm in moves:
+        size = len(perm)
+        row, i = [], 0
         while i < size:
             length = 1
             while i + length < size and perm[i + length] == perm[i] + length:
@@ -48,46 +51,51 @@ def segments(moves: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
                 while i + length < size and perm[i + length] == perm[i] - length:
                     length += 1
             if length > 1 and perm[i + 1] == perm[i] - 1:
-                segs[j, counts[j]] = (i, 15 - perm[i], length, 1)
+                row.append((i, 15 - perm[i], length, 1))
             else:
-                segs[j, counts[j]] = (i, perm[i], length, 0)
-            counts[j] += 1
+                row.append((i, perm[i], length, 0))
             i += length
-    return segs, counts
+        runs.append(row)
+    m, width = len(moves), max(len(r) for r in runs)
+    shift = np.zeros((m, width), dtype=np.uint64)
+    dst = np.zeros((m, width), dtype=np.uint64)
+    mask = np.zeros((m, width), dtype=np.uint64)
+    rev = np.zeros(m, dtype=np.uint64)
+    for j, row in enumerate(runs):
+        for s, (d, src, length, backwards) in enumerate(row):
+            shift[j, s], dst[j, s], mask[j, s] = 4 * src, 4 * d, MASK[length]
+            rev[j] |= np.uint64(backwards << s)
+    return shift, dst, mask, rev
 
 
 @njit(cache=True)
 def nibble_reverse(x):
-    x = ((x & np.uint64(0x0F0F0F0F0F0F0F0F)) << np.uint64(4)) | ((x >> np.uint64(4)) & np.uint64(0x0F0F0F0F0F0F0F0F))
-    x = ((x & np.uint64(0x00FF00FF00FF00FF)) << np.uint64(8)) | ((x >> np.uint64(8)) & np.uint64(0x00FF00FF00FF00FF))
-    x = ((x & np.uint64(0x0000FFFF0000FFFF)) << np.uint64(16)) | ((x >> np.uint64(16)) & np.uint64(0x0000FFFF0000FFFF))
+    """The word with its 16 nibbles in reverse order (swap nibbles, bytes, pairs, halves)."""
+    for width, m in ((4, 0x0F0F0F0F0F0F0F0F), (8, 0x00FF00FF00FF00FF), (16, 0x0000FFFF0000FFFF)):
+        x = ((x & np.uint64(m)) << np.uint64(width)) | ((x >> np.uint64(width)) & np.uint64(m))
     return (x << np.uint64(32)) | (x >> np.uint64(32))
 
 
 @njit(cache=True)
-def apply_move(x, segs, nseg, j, mask):
-    r = x
-    for s in range(nseg[j]):
-        if segs[j, s, 3] == 1:
-            r = nibble_reverse(x)
-            break
+def apply_move(x, shift, dst, mask, rev, j):
+    """Move j applied to the packed deck x."""
+    r = nibble_reverse(x) if rev[j] else x
     y = np.uint64(0)
-    for s in range(nseg[j]):
-        w = r if segs[j, s, 3] == 1 else x
-        part = (w >> np.uint64(4 * segs[j, s, 1])) & mask[segs[j, s, 2]]
-        y |= part << np.uint64(4 * segs[j, s, 0])
+    for s in range(shift.shape[1]):
+        w = r if (rev[j] >> np.uint64(s)) & np.uint64(1) else x
+        y |= ((w >> shift[j, s]) & mask[j, s]) << dst[j, s]
     return y
 
 
 @njit(cache=True)
-def expand(states, lo, hi, segs, nseg, mask, out):
+def expand(states, lo, hi, shift, dst, mask, rev, out):
     """out[(i - lo) * m + j] = move j applied to states[i], for lo <= i < hi."""
-    m = nseg.shape[0]
+    m = shift.shape[0]
     t = 0
     for i in range(lo, hi):
         x = states[i]
         for j in range(m):
-            out[t] = apply_move(x, segs, nseg, j, mask)
+            out[t] = apply_move(x, shift, dst, mask, rev, j)
             t += 1
     return t
 
@@ -174,19 +182,19 @@ def find(layer, x):
 
 
 @njit(cache=True)
-def count_paths(layer, prev, prev_counts, segs, nseg, mask, counts):
+def count_paths(layer, prev, prev_counts, shift, dst, mask, rev, counts):
     """counts[i] = sum of prev_counts over the states of prev one move (segs) from layer[i].
 
     The counts are shortest-path counts; they wrap past 2**64, so the driver checks a
     float copy of the same sum, `approx`, returned as the largest value seen.
     """
-    m = nseg.shape[0]
+    m = shift.shape[0]
     biggest = 0.0
     for i in range(layer.shape[0]):
         c = np.uint64(0)
         approx = 0.0
         for j in range(m):
-            y = apply_move(layer[i], segs, nseg, j, mask)
+            y = apply_move(layer[i], shift, dst, mask, rev, j)
             p = find(prev, y)
             if p >= 0:
                 c += prev_counts[p]
@@ -195,3 +203,36 @@ def count_paths(layer, prev, prev_counts, segs, nseg, mask, counts):
         if approx > biggest:
             biggest = approx
     return biggest
+
+
+@njit(cache=True)
+def inverse_then(x, t, size):
+    """The deck x^-1 . t: card x^-1(t(i)) at position i, i.e. the position in x of card t(i)."""
+    where = np.empty(16, dtype=np.uint64)
+    for i in range(size):
+        where[(x >> np.uint64(4 * i)) & np.uint64(15)] = i
+    y = np.uint64(0)
+    for i in range(size):
+        y |= where[(t >> np.uint64(4 * i)) & np.uint64(15)] << np.uint64(4 * i)
+    return y
+
+
+@njit(cache=True)
+def inverse_then_all(states, t, size, out):
+    for i in range(states.shape[0]):
+        out[i] = inverse_then(states[i], t, size)
+
+
+@njit(cache=True)
+def then_inverse_all(states, t, size, out):
+    """out[k] = t . x^-1 for x = states[k]: at position i the card of t at x's position of card i."""
+    tcards = np.empty(16, dtype=np.uint64)
+    for i in range(size):
+        tcards[i] = (t >> np.uint64(4 * i)) & np.uint64(15)
+    for k in range(states.shape[0]):
+        x = states[k]
+        y = np.uint64(0)
+        for i in range(size):
+            card = (x >> np.uint64(4 * i)) & np.uint64(15)
+            y |= tcards[i] << (np.uint64(4) * card)
+        out[k] = y

@@ -78,10 +78,11 @@ def parity(perm: Sequence[int]) -> int:
 def block_shuffle_puzzle(deck: int, block: int) -> PermPuzzle:
     """D = deck cards, move k (1..D-B) puts the B cards at positions k..k+B-1 on top."""
     if deck < 2 or not 1 <= block < deck:
-        raise ValueError(f"need a deck of at least 2 cards and 1 <= block < deck, got deck={deck} block={block}")
+        raise ValueError(f"need at least 2 cards and 1 <= block < deck, got deck={deck} block={block}")
     ident = tuple(range(deck))
-    moves = tuple(rules.block_shuffle(ident, k, block) for k in rules.shuffle_moves(deck, block))
-    return PermPuzzle(f"block shuffle D={deck} B={block}", deck, moves, tuple(rules.shuffle_moves(deck, block)))
+    ks = rules.shuffle_moves(deck, block)
+    moves = tuple(rules.block_shuffle(ident, k, block) for k in ks)
+    return PermPuzzle(f"block shuffle D={deck} B={block}", deck, moves, tuple(ks))
 
 
 def pancake_puzzle(n: int) -> PermPuzzle:

@@ -1,0 +1,220 @@
+"""Fewest moves between two decks by bidirectional breadth-first search.
+
+The decks are permutations and a move multiplies by a fixed permutation on the right,
+so the search may start from the sorted deck and look for t = start^-1 . goal; the
+decks at distance b *before* t are then t . w^-1 for the words w at distance b *after*
+the identity. So only the forward side is searched (by layers, each a sorted array of
+packed decks, see `packed`), and the backward layer of the same depth is that layer
+inverted and multiplied by t: the inverse moves of the directed graph come for free.
+Lengths are tested in order: L = 2a asks whether layer a meets backward layer a,
+L = 2a + 1 whether the images of layer a meet it (a shortest path's decks have exact
+distances i and L - i, so checking the last layers is enough). The images of a layer
+are made, sorted and checked a chunk at a time and the search stops at the first
+meeting, so the largest layer, one step beyond the middle, is usually never finished
+(and never stored when it would not fit). Memory is the forward ball of radius about
+L/2 plus one backward layer; sizes are checked against the available memory before
+each allocation.
+
+A shortest move sequence is read back through the stored layers; the number of
+shortest sequences (optional) by summing path counts layer by layer.
+(Pohl 1971 for bidirectional search; Korf's sorted-layer BFS for the representation.)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from puzzlesearch.shuffle import packed
+from puzzlesearch.shuffle.memory import available_bytes, gib
+from puzzlesearch.shuffle.puzzle import MAX_PACKED, PermPuzzle, parity
+
+CHUNK = 1 << 23  # images made, sorted and checked at a time
+
+
+@dataclass(frozen=True)
+class Path:
+    """A shortest solution: `moves` = its length (-1 if unreachable), `sequence` = the k of each move."""
+
+    puzzle: str
+    start: tuple[int, ...]
+    goal: tuple[int, ...]
+    moves: int
+    sequence: tuple[int, ...]
+    paths: int | None  # number of shortest sequences, when asked for
+    layers: tuple[int, ...] = field(default=())  # decks at distance 0, 1, ... (same both ways)
+    states: int = 0  # decks stored by the search
+    seconds: float = 0.0
+
+
+def _backward(layer: np.ndarray, t: np.uint64, size: int) -> np.ndarray:
+    """The backward layer t . w^-1 (w in layer), sorted."""
+    out = np.empty(len(layer), dtype=np.uint64)
+    packed.then_inverse_all(layer, t, size, out)
+    return np.sort(out)
+
+
+def _check_memory(need: float, budget: int, what: str) -> None:
+    if need > budget:
+        raise MemoryError(f"{what} would need about {gib(need)}; only {gib(budget)} is available")
+
+
+def _grow(layers: list[np.ndarray], back: np.ndarray, moves: tuple, budget: int, stored: int,
+          every_meeting: bool) -> tuple[np.ndarray | None, np.ndarray]:
+    """Expand the last layer: (the next layer, or None once it meets `back`; the meeting decks).
+
+    The images are made, sorted and checked a chunk at a time; they are kept only if the
+    whole next layer fits in the budget, and the search stops at the first meeting unless
+    `every_meeting` (for counting paths).
+    """
+    frontier = layers[-1]
+    m = moves[0].shape[0]
+    step = max(1, CHUNK // m)
+    bound = len(frontier) * m
+    chunk = min(len(frontier), step) * m
+    build = (stored + bound + 2 * chunk) * 8 <= budget
+    _check_memory((stored + 2 * chunk) * 8, budget, f"expanding layer {len(layers) - 1}")
+    out = np.empty(bound if build else 0, dtype=np.uint64)
+    buf = np.empty(chunk, dtype=np.uint64)
+    hits = np.empty(chunk, dtype=np.uint64)
+    met = []
+    pos = 0
+    for lo in range(0, len(frontier), step):
+        n = packed.expand(frontier, lo, min(len(frontier), lo + step), *moves, buf)
+        cand = buf[:n]
+        cand.sort()
+        n = packed.unique_sorted(cand, n)
+        c = packed.common(cand, n, back, hits)
+        if c:
+            met.append(hits[:c].copy())
+            if not every_meeting:
+                break
+        if met or not build:
+            continue
+        for layer in reversed(layers):
+            n = packed.remove_known(cand, n, layer)
+        out[pos : pos + n] = cand[:n]
+        pos += n
+    if met:
+        meet = np.sort(np.concatenate(met))
+        return None, meet[: packed.unique_sorted(meet, len(meet))]
+    if not build:
+        _check_memory((stored + bound + 2 * chunk) * 8, budget,
+                      f"layer {len(layers)} (up to {bound:,} decks, {len(frontier):,} x {m} moves)")
+    new = out[:pos]
+    new.sort()
+    k = packed.unique_sorted(new, pos)
+    return (out[:k].copy() if k < 0.75 * bound else out[:k]), np.empty(0, dtype=np.uint64)
+
+
+def _walk_forward(x: int, layers: list[np.ndarray], inverse: tuple) -> list[int]:
+    """Moves from the start to x, x one move beyond the last of `layers`."""
+    out = []
+    cur = np.uint64(x)
+    for layer in reversed(layers):
+        for j in range(len(inverse[3])):
+            y = np.uint64(packed.apply_move(cur, *inverse, j))
+            if packed.find(layer, y) >= 0:
+                out.append(j)
+                cur = y
+                break
+        else:  # pragma: no cover - would mean the layers are inconsistent
+            raise AssertionError("broken layer chain")
+    return out[::-1]
+
+
+def _walk_backward(x: int, layers: list[np.ndarray], t: np.uint64, size: int, moves: tuple) -> list[int]:
+    """Moves from x to t, x one move before backward layer len(layers)-1: y there iff y^-1 t in layers."""
+    out = []
+    cur = np.uint64(x)
+    for layer in reversed(layers):
+        for j in range(len(moves[3])):
+            y = np.uint64(packed.apply_move(cur, *moves, j))
+            if packed.find(layer, np.uint64(packed.inverse_then(y, t, size))) >= 0:
+                out.append(j)
+                cur = y
+                break
+        else:  # pragma: no cover
+            raise AssertionError("broken backward chain")
+    return out
+
+
+def _layer_counts(layers: list[np.ndarray], inverse: tuple) -> list[np.ndarray]:
+    """Shortest-path counts from the start for every deck of every layer."""
+    counts = [np.ones(1, dtype=np.uint64)]
+    for i in range(1, len(layers)):
+        c = np.empty(len(layers[i]), dtype=np.uint64)
+        big = packed.count_paths(layers[i], layers[i - 1], counts[-1], *inverse, c)
+        if big >= 2.0**63:
+            raise OverflowError("the number of shortest paths does not fit in 64 bits")
+        counts.append(c)
+    return counts
+
+
+def shortest_path(puzzle: PermPuzzle, start: Sequence[int], goal: Sequence[int],
+                  count_paths: bool = False, memory: int | None = None) -> Path:
+    """Fewest moves of `puzzle` from start to goal (decks of cards 1..D, top first).
+
+    `memory` caps the bytes the search may allocate (default: what the system has available).
+    Raises MemoryError, before allocating, when a layer would not fit.
+    """
+    t0 = time.perf_counter()
+    size = puzzle.size
+    if size > MAX_PACKED:
+        raise ValueError(f"the shortest-path search packs decks into 64 bits: at most {MAX_PACKED} cards, "
+                         f"got {size}")
+    start, goal = tuple(start), tuple(goal)
+    budget = available_bytes() if memory is None else memory
+    where = {card: i for i, card in enumerate(start)}
+    target = tuple(where[card] + 1 for card in goal)  # start^-1 . goal
+    t = np.uint64(packed.pack(target))
+    moves = packed.segments(puzzle.moves)
+    inverse = packed.segments(puzzle.inverse_moves())
+    layers = [np.array([packed.pack(range(1, size + 1))], dtype=np.uint64)]
+
+    def result(moves: int, seq: Sequence[int], paths: int | None) -> Path:
+        return Path(puzzle.name, start, goal, moves, tuple(puzzle.labels[j] for j in seq), paths,
+                    tuple(len(x) for x in layers), sum(len(x) for x in layers), time.perf_counter() - t0)
+
+    if target == tuple(range(1, size + 1)):
+        return result(0, (), 1 if count_paths else None)
+    if puzzle.all_moves_even() and parity(target):
+        return result(-1, (), 0 if count_paths else None)  # the moves never change the parity
+    while True:
+        stored = sum(len(x) for x in layers)
+        back = _backward(layers[-1], t, size)
+        new, meet = _grow(layers, back, moves, budget, stored + len(back), count_paths)
+        if new is None:  # L = 2a + 1
+            fa, fb = len(layers), len(layers) - 1
+            break
+        del back
+        if len(new) == 0:
+            return result(-1, (), 0 if count_paths else None)
+        layers.append(new)
+        back = _backward(new, t, size)
+        hits = np.empty(min(len(new), len(back)), dtype=np.uint64)
+        k = packed.common(new, len(new), back, hits)
+        if k:  # L = 2a
+            meet = hits[:k]
+            fa = fb = len(layers) - 1
+            break
+    x = int(meet[0])
+    seq = _walk_forward(x, layers[:fa], inverse) + _walk_backward(x, layers[:fb], t, size, moves)
+    paths = None
+    if count_paths:
+        counts = _layer_counts(layers, inverse)
+        if fa == len(layers):
+            c_head = np.empty(len(meet), dtype=np.uint64)
+            big = packed.count_paths(meet, layers[-1], counts[-1], *inverse, c_head)
+            if big >= 2.0**63:
+                raise OverflowError("the number of shortest paths does not fit in 64 bits")
+        else:
+            c_head = counts[fa][np.searchsorted(layers[fa], meet)]
+        z = np.empty(len(meet), dtype=np.uint64)
+        packed.inverse_then_all(meet, t, size, z)
+        c_tail = counts[fb][np.searchsorted(layers[fb], z)]
+        paths = sum(int(a) * int(b) for a, b in zip(c_head, c_tail, strict=True))
+    return result(len(seq), seq, paths)

@@ -1,0 +1,164 @@
+"""Everything reachable, by breadth-first search over permutation ranks ("God's algorithm").
+
+One byte per deck, indexed by its rank (see `ranking`), holds its distance from the start
+(255 = not reached yet); when every move is even only the start's parity is indexed.
+Layer d+1 is found from layer d in one of two ways (Beamer's direction-optimising BFS):
+
+* top-down: scan for decks at distance d, apply each move, mark the unreached images;
+* bottom-up: scan for unreached decks, apply the inverse moves, and mark the deck as
+  soon as one of its predecessors is at distance d.
+
+Bottom-up wins once the unreached decks are fewer than the frontier's images, which
+for these puzzles is the last few (largest) layers. Both are a linear scan plus random
+probes into the byte array; the numba kernels below are that loop and nothing else.
+The array is the whole memory cost, so it is estimated and checked against the
+available memory before it is allocated.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from math import factorial
+
+import numpy as np
+from numba import njit
+
+from puzzlesearch.shuffle.memory import available_bytes, gib
+from puzzlesearch.shuffle.puzzle import PermPuzzle, parity
+from puzzlesearch.shuffle.ranking import rank, rank_deck, unrank, unrank_deck
+
+UNSEEN = 255
+MAX_CARDS = 20  # 20! < 2**63: ranks stay machine integers
+
+
+@dataclass(frozen=True)
+class Census:
+    """The whole reachable state space: histogram[d] = decks at distance d from the start."""
+
+    puzzle: str
+    start: tuple[int, ...]
+    states: int  # decks reachable from the start
+    diameter: int  # largest distance (for pancakes: the pancake number)
+    histogram: tuple[int, ...]
+    farthest: tuple[tuple[int, ...], ...]  # up to `show` decks at the largest distance
+    farthest_count: int
+    indexed: int  # decks the byte array covers (n! or n!/2)
+    bytes: int
+    directions: str  # per layer: 't' top-down, 'b' bottom-up
+    seconds: float
+
+
+@njit(cache=True)
+def top_down(depth, d, n, moves, compressed, par):
+    """Mark every unreached image of a deck at distance d with d+1; how many were marked."""
+    m = moves.shape[0]
+    perm = np.empty(n, dtype=np.int64)
+    digits = np.empty(n, dtype=np.int64)
+    img = np.empty(n, dtype=np.int64)
+    marked = 0
+    for idx in range(depth.shape[0]):
+        if depth[idx] != d:
+            continue
+        unrank(idx, n, compressed, par, perm, digits)
+        for j in range(m):
+            for i in range(n):
+                img[i] = perm[moves[j, i]]
+            r = rank(img, n, compressed)
+            if depth[r] == 255:
+                depth[r] = d + 1
+                marked += 1
+    return marked
+
+
+@njit(cache=True)
+def bottom_up(depth, d, n, inverse, compressed, par):
+    """Mark every unreached deck with a predecessor at distance d with d+1; how many."""
+    m = inverse.shape[0]
+    perm = np.empty(n, dtype=np.int64)
+    digits = np.empty(n, dtype=np.int64)
+    img = np.empty(n, dtype=np.int64)
+    marked = 0
+    for idx in range(depth.shape[0]):
+        if depth[idx] != 255:
+            continue
+        unrank(idx, n, compressed, par, perm, digits)
+        for j in range(m):
+            for i in range(n):
+                img[i] = perm[inverse[j, i]]
+            if depth[rank(img, n, compressed)] == d:
+                depth[idx] = d + 1
+                marked += 1
+                break
+    return marked
+
+
+@njit(cache=True)
+def collect(depth, d, limit, out):
+    """The first `limit` indices at distance d into out; how many there are in all."""
+    k = 0
+    for idx in range(depth.shape[0]):
+        if depth[idx] == d:
+            if k < limit:
+                out[k] = idx
+            k += 1
+    return k
+
+
+def index_size(puzzle: PermPuzzle) -> tuple[int, bool]:
+    """Decks the byte array must cover, and whether it covers one parity only."""
+    compressed = puzzle.all_moves_even()
+    total = factorial(puzzle.size)
+    return (total // 2 if compressed else total), compressed
+
+
+def distances(puzzle: PermPuzzle, start: Sequence[int] | None = None,
+              memory: int | None = None) -> tuple[np.ndarray, bool, int, str]:
+    """The distance byte array from start; (depth, compressed, parity, directions)."""
+    n = puzzle.size
+    if n > MAX_CARDS:
+        raise ValueError(f"full BFS indexes decks by rank: at most {MAX_CARDS} cards, got {n}")
+    start = tuple(range(1, n + 1)) if start is None else tuple(start)
+    size, compressed = index_size(puzzle)
+    budget = available_bytes() if memory is None else memory
+    if size > budget:
+        raise MemoryError(f"full BFS of {puzzle.name} needs {gib(size)} (one byte for each of "
+                          f"{size:,} decks); only {gib(budget)} is available")
+    par = parity(start)
+    moves = np.array(puzzle.moves, dtype=np.int64)
+    inverse = np.array(puzzle.inverse_moves(), dtype=np.int64)
+    m = len(puzzle.moves)
+    depth = np.full(size, UNSEEN, dtype=np.uint8)
+    depth[rank_deck(start, compressed)] = 0
+    frontier, unseen, d = 1, size - 1, 0
+    directions = []
+    while frontier and unseen:
+        if d + 1 >= UNSEEN:
+            raise ValueError("distances beyond 254 do not fit the one-byte array")
+        if unseen < frontier * m:
+            directions.append("b")
+            frontier = bottom_up(depth, d, n, inverse, compressed, par)
+        else:
+            directions.append("t")
+            frontier = top_down(depth, d, n, moves, compressed, par)
+        unseen -= frontier
+        d += 1
+    return depth, compressed, par, "".join(directions)
+
+
+def census(puzzle: PermPuzzle, start: Sequence[int] | None = None, show: int = 10,
+           memory: int | None = None) -> Census:
+    """Full BFS from start (default: the sorted deck): histogram, diameter, farthest decks."""
+    t0 = time.perf_counter()
+    start = tuple(range(1, puzzle.size + 1)) if start is None else tuple(start)
+    depth, compressed, par, directions = distances(puzzle, start, memory)
+    counts = np.bincount(depth, minlength=256)
+    reached = counts[:UNSEEN]
+    diameter = int(np.flatnonzero(reached)[-1])
+    hist = tuple(int(c) for c in reached[: diameter + 1])
+    out = np.empty(max(show, 0), dtype=np.int64)
+    total = collect(depth, diameter, show, out)
+    far = tuple(unrank_deck(int(i), puzzle.size, compressed, par) for i in out[: min(show, total)])
+    return Census(puzzle.name, start, sum(hist), diameter, hist, far, int(total), len(depth), depth.nbytes,
+                  directions, time.perf_counter() - t0)
