@@ -1,0 +1,259 @@
+"""Forward branch-and-bound for Topswops f(n) (Knuth's topswops-fwd.w, with the
+refinements of Nguyen & Fahle 2010).
+
+Play forward from a deck of n *placeholder* cards, the card that starts at position j
+being the placeholder -j. While the top card is known, play it. When a placeholder
+reaches the top, branch on which unused value it is; the deck it started as is then
+known up to the placeholders that never reach the top, which play no part. Three facts
+cut the branching:
+  * optimal decks are derangements: a deck with card j at position j (j >= 2) is what
+    a deck with j on top turns into, so it is one step short of that one. The
+    placeholder -j is never given the value j.
+  * card 1 is chosen only last: giving the top placeholder the value 1 ends the game
+    with the steps made so far, while any other free value would make at least one
+    more; so 1 is tried only when no other free value is allowed.
+  * the largest cards sitting at the bottom in any order never move again: if
+    positions t..n-1 hold exactly the values t+1..n, a reversal reaching them needs one
+    of them on top, which never happens. From then on the game is a game of t cards
+    and makes at most f(t) more steps (Nguyen & Fahle; Knuth's program uses the cards
+    in order only). A node is pruned when steps so far + f(t) < target.
+The bounds f(m), m < n, are this program's own results, and the first target is
+f(n-1) + 1, which every n reaches (put n on top of an optimal (n-1)-deck reversed).
+Pruning only what is *below* the target keeps every deck that reaches it, so the
+search yields all optimal decks, not just one.
+[D. E. Knuth, topswops-fwd.w; K. Nguyen and T. Fahle, "Topswops" computations (2010),
+f(17) = 159.]
+
+Data structures of the kernel (one row per level l = number of values chosen):
+  deck_at[l]    the deck when the l-th choice is due: value > 0 known, -j placeholder
+  steps_at[l]   reversals made so far
+  used_at[l]    bit v set when value v has been chosen
+  fixed_at[l]   t: positions t..n-1 hold exactly the values t+1..n (never move again)
+  next_at[l]    the next value to try for the placeholder on top
+  who[l], val[l]  the placeholder -who[l] was given the value val[l]
+Invariant: deck_at[l][0] is a placeholder, and deck_at[l] is what the deck made of the
+choices val[0..l-1] looks like after steps_at[l] reversals.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
+
+#: a deck is packed 4 bits per position (values 1..16 stored as 0..15), so n <= 16
+MAX_N = 16
+
+_F = np.uint64(15)
+_M16 = np.uint64(0x0000FFFF0000FFFF)
+_M8 = np.uint64(0x00FF00FF00FF00FF)
+_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
+
+
+@njit(cache=True, inline="always")
+def _reverse_nibbles(x):
+    """The 16 nibbles of x in reverse order."""
+    x = (x >> np.uint64(32)) | (x << np.uint64(32))
+    x = ((x >> np.uint64(16)) & _M16) | ((x & _M16) << np.uint64(16))
+    x = ((x >> np.uint64(8)) & _M8) | ((x & _M8) << np.uint64(8))
+    return ((x >> np.uint64(4)) & _M4) | ((x & _M4) << np.uint64(4))
+
+
+@njit(cache=True)
+def _flip_tables():
+    """Shift and masks that reverse the top k nibbles of a word X, given R = reverse(X):
+    X' = (R >> sh[k]) | (X & keep[k]) and reverse(X') = (X << sh[k]) | (R & rkeep[k])."""
+    sh = np.zeros(17, np.uint64)
+    keep = np.zeros(17, np.uint64)
+    rkeep = np.zeros(17, np.uint64)
+    for k in range(1, 17):
+        sh[k] = 64 - 4 * k
+        if k < 16:
+            keep[k] = ~((np.uint64(1) << np.uint64(4 * k)) - np.uint64(1))
+            rkeep[k] = (np.uint64(1) << np.uint64(64 - 4 * k)) - np.uint64(1)
+    return sh, keep, rkeep
+
+
+@njit(cache=True)
+def forward_kernel(n, bound, target, prefix, split_depth, cap):
+    """Branch-and-bound below the choices `prefix`.
+
+    bound[m] = f(m) for m < n; bound[n] is ignored (no pruning on the whole deck).
+    Searches the subtree where the first len(prefix) choices are prefix[...]. With
+    split_depth > len(prefix), stops at that many choices and lists the paths there
+    instead (the subproblems), while still solving the leaves met on the way.
+
+    Returns (best, count, decks, nodes, paths, npaths):
+      best    the most steps seen at a leaf with steps >= target (-1 if none)
+      decks   decks[:min(count, cap)] start decks reaching `best`
+      nodes   nodes[l] = choice points reached after l choices (leaves included)
+      paths   paths[:npaths] = choice prefixes of length split_depth (split only)
+    """
+    sh, keep, rkeep = _flip_tables()
+    # each deck is two words and their nibble reversals: D holds value-1 for a known
+    # card and j-1 for the placeholder -j; K has nibble 15 where the card is known.
+    d_at = np.zeros(n + 1, np.uint64)
+    rd_at = np.zeros(n + 1, np.uint64)
+    k_at = np.zeros(n + 1, np.uint64)
+    rk_at = np.zeros(n + 1, np.uint64)
+    steps_at = np.zeros(n + 1, np.int64)
+    free_at = np.zeros(n + 1, np.int64)  # bit v: value v (>= 2) not chosen yet
+    todo_at = np.zeros(n + 1, np.int64)  # bit v: value v still to try here
+    fixed_at = np.zeros(n + 1, np.int64)
+    only1 = np.zeros(n + 1, np.bool_)  # no value but 1 may go to the top placeholder
+    who = np.zeros(n + 1, np.int64)
+    val = np.zeros(n + 1, np.int64)
+    nodes = np.zeros(n + 2, np.int64)
+    decks = np.zeros((cap, n), np.int8)
+    maxpaths = cap if split_depth > 0 else 1
+    paths = np.zeros((maxpaths, max(split_depth, 1)), np.int8)
+    npaths = 0
+    best, count = -1, 0
+    d0 = np.uint64(0)
+    for i in range(n):
+        d0 |= np.uint64(i) << np.uint64(4 * i)
+    d_at[0] = d0
+    rd_at[0] = _reverse_nibbles(d0)
+    fixed_at[0] = n
+    free_at[0] = ((np.int64(1) << (n + 1)) - 1) & ~np.int64(3)
+    npre = len(prefix)
+    level = 0
+    if npre == 0:
+        nodes[0] = 1
+    todo_at[0], only1[0] = _choices(free_at[0], d0, 0, npre, prefix)
+    while True:
+        todo = todo_at[level]
+        D = d_at[level]
+        j = np.int64(D & _F) + 1
+        if todo == 0:
+            if only1[level]:
+                # nothing but 1 could be given to -j: the game ends here
+                only1[level] = False
+                c = steps_at[level]
+                nodes[level + 1] += 1
+                if c >= target:
+                    if c > best:
+                        best, count = c, 0
+                        target = max(target, c)
+                    if count < cap:
+                        _rebuild(n, who, val, level, j, 1, decks[count])
+                    count += 1
+            if level <= npre:
+                break
+            level -= 1
+            continue
+        bit = todo & -todo
+        todo_at[level] = todo ^ bit
+        v = np.int64(trailing_zeros(bit))
+        free = free_at[level] ^ bit
+        c = steps_at[level]
+        K = k_at[level] | _F
+        RK = rk_at[level] | (_F << np.uint64(60))
+        D = (D & ~_F) | np.uint64(v - 1)
+        RD = (rd_at[level] & ~(_F << np.uint64(60))) | (np.uint64(v - 1) << np.uint64(60))
+        if free == 0:
+            # v was the last value but 1: the one placeholder left is 1, and the rest
+            # of the game is a plain game of known cards (1 stored as 0)
+            D &= K
+            RD &= RK
+            k = v
+            while k > 1:
+                s, kp, rkp = sh[k], keep[k], rkeep[k]
+                D, RD = (RD >> s) | (D & kp), (D << s) | (RD & rkp)
+                c += 1
+                k = np.int64(D & _F) + 1
+            nodes[level + 1] += 1
+            if c >= target:
+                if c > best:
+                    best, count = c, 0
+                    target = max(target, c)
+                if count < cap:
+                    who[level] = j
+                    val[level] = v
+                    _rebuild(n, who, val, level + 1, 0, 0, decks[count])
+                count += 1
+            continue
+        # play v, then on while the top card is known
+        k = v
+        while True:
+            s, kp, rkp = sh[k], keep[k], rkeep[k]
+            D, RD = (RD >> s) | (D & kp), (D << s) | (RD & rkp)
+            K, RK = (RK >> s) | (K & kp), (K << s) | (RK & rkp)
+            c += 1
+            if (K & _F) == 0:
+                break
+            k = np.int64(D & _F) + 1
+        # the bottom block that never moves again can only grow: positions t..n-1
+        # hold exactly t+1..n when all are known and the least of them is t+1
+        t = fixed_at[level]
+        lowest = n + 1
+        i = t - 1
+        while i >= 0:
+            q = np.uint64(4 * i)
+            if (K >> q) & _F == 0:
+                break
+            x = np.int64((D >> q) & _F) + 1
+            if x < lowest:
+                lowest = x
+            if lowest >= i + 1:
+                t = i
+            i -= 1
+        if t < n and c + bound[t] < target:
+            continue
+        who[level] = j
+        val[level] = v
+        level += 1
+        if level > npre:  # a task does not count the nodes of its prefix again
+            nodes[level] += 1
+        d_at[level] = D
+        rd_at[level] = RD
+        k_at[level] = K
+        rk_at[level] = RK
+        steps_at[level] = c
+        free_at[level] = free
+        fixed_at[level] = t
+        if split_depth > 0 and level == split_depth:
+            if npaths < maxpaths:
+                for q2 in range(split_depth):
+                    paths[npaths, q2] = val[q2]
+            npaths += 1
+            level -= 1
+            continue
+        todo_at[level], only1[level] = _choices(free, D, level, npre, prefix)
+    return best, count, decks, nodes, paths, npaths
+
+
+@njit(cache=True, inline="always")
+def _choices(free, D, level, npre, prefix):
+    """Values to try for the placeholder on top of D: the free ones but its own index
+    (derangement), or just the prefix's choice on a forced level."""
+    j = np.int64(D & _F) + 1
+    todo = free & ~(np.int64(1) << j)
+    only1 = todo == 0
+    if level < npre:
+        todo &= np.int64(1) << prefix[level]
+    return todo, only1
+
+
+@njit(cache=True)
+def _rebuild(n, who, val, nchosen, j, jval, out):
+    """The start deck of a leaf: placeholder -who[q] is val[q] for q < nchosen, -j is
+    jval (when j > 0), and the placeholders left (at most one) take the values left."""
+    out[:] = 0
+    placed = np.int64(0)
+    for q in range(nchosen):
+        out[who[q] - 1] = val[q]
+        placed |= np.int64(1) << val[q]
+    if j > 0:
+        out[j - 1] = jval
+        placed |= np.int64(1) << jval
+    for i in range(n):
+        if out[i] == 0:
+            for v in range(1, n + 1):
+                if not (placed >> v) & 1:
+                    out[i] = v
+                    placed |= np.int64(1) << v
+                    break
