@@ -257,3 +257,227 @@ def _rebuild(n, who, val, nchosen, j, jval, out):
                     out[i] = v
                     placed |= np.int64(1) << v
                     break
+
+
+# --------------------------------------------------------------------------- driver
+
+#: results store: puzzle name and key of f(m)
+STORE_PUZZLE = "topswops"
+
+
+def _key(m: int) -> str:
+    return f"f({m})"
+
+
+@dataclass(frozen=True)
+class ForwardResult:
+    n: int
+    steps: int  # f(n)
+    decks: list[tuple[int, ...]]  # every deck reaching f(n)
+    nodes_per_level: list[int]  # choice points reached after l choices
+    nodes: int
+    first_target: int  # f(n-1) + 1, where the search starts
+    bounds: list[int]  # f(0..n-1), as used for pruning
+    subproblems: int  # 1 for the plain serial search
+    seconds: float
+
+
+def _kernel_run(n: int, bound: np.ndarray, target: int, prefix: np.ndarray, split_depth: int = 0):
+    """Call the kernel, growing the deck buffer until every deck reaching the best fits."""
+    cap = 1 << 10
+    while True:
+        best, count, decks, nodes, paths, npaths = forward_kernel(n, bound, target, prefix, split_depth, cap)
+        if count <= cap and npaths <= cap:
+            return best, count, decks, nodes, paths, npaths
+        cap = 1 << (max(count, npaths) - 1).bit_length()
+
+
+def _bound_array(n: int, bounds: list[int]) -> np.ndarray:
+    return np.array(list(bounds[:n]) + [0], dtype=np.int64)
+
+
+def forward_task(task: dict, target: int) -> dict:
+    """One subproblem (engine task): the subtree below the choices task["prefix"]."""
+    n = task["n"]
+    best, count, decks, nodes, _, _ = _kernel_run(
+        n, _bound_array(n, task["bounds"]), int(target), np.array(task["prefix"], dtype=np.int8)
+    )
+    return {
+        "best": int(best),
+        "decks": [[int(x) for x in d] for d in decks[:count]],
+        "nodes": [int(x) for x in nodes],
+    }
+
+
+def _raise_target(target: int, result: dict) -> int:
+    return max(target, result["best"])
+
+
+def split_tasks(n: int, bounds: list[int], at_least: int) -> tuple[list[dict], dict]:
+    """Subproblems: the choice prefixes at the first depth giving at least `at_least`
+    of them. Also returns what the split itself found (leaves above that depth)."""
+    bound = _bound_array(n, bounds)
+    target = bounds[n - 1] + 1 if n > 1 else 0
+    depth = 1
+    while True:
+        best, count, decks, nodes, paths, npaths = _kernel_run(n, bound, target, np.zeros(0, np.int8), depth)
+        if npaths >= at_least or depth >= n - 1 or npaths == 0:
+            break
+        depth += 1
+    tasks = [{"n": n, "bounds": list(bounds[:n]), "prefix": [int(x) for x in p]} for p in paths[:npaths]]
+    found = {"best": int(best), "decks": [[int(x) for x in d] for d in decks[:count]],
+             "nodes": [int(x) for x in nodes]}
+    return tasks, found
+
+
+def _merge(n: int, parts: list[dict]) -> tuple[int, list[tuple[int, ...]], list[int]]:
+    """The best over all parts, every deck reaching it, and the node counts summed."""
+    best = max(p["best"] for p in parts)
+    decks = sorted({tuple(d) for p in parts if p["best"] == best for d in p["decks"]})
+    width = max(len(p["nodes"]) for p in parts)
+    nodes = [sum(p["nodes"][i] for p in parts if i < len(p["nodes"])) for i in range(width)]
+    while len(nodes) > 1 and nodes[-1] == 0:
+        nodes.pop()
+    return best, decks, nodes
+
+
+def solve_forward(
+    n: int,
+    bounds: list[int] | None = None,
+    *,
+    store: str | None = None,
+    workers: int | None = 1,
+    scheduler: str | None = None,
+    checkpoint: str | None = None,
+    progress: bool = False,
+) -> ForwardResult:
+    """f(n) and all decks reaching it, by the forward branch-and-bound.
+
+    `bounds` (f(0..n-1)) default to this program's own results: read from the results
+    store, or computed here first (smaller n first) and then stored. workers=1 without a
+    checkpoint or scheduler runs the search as one kernel call; otherwise the search is
+    split into subproblems run by puzzlesearch.engine.run_tasks.
+    """
+    if not 1 <= n <= MAX_N:
+        raise ValueError(f"forward search supports 1 <= n <= {MAX_N}, got n={n}")
+    t0 = time.perf_counter()
+    if bounds is None:
+        bounds = own_bounds(n, store=store)
+    first_target = bounds[n - 1] + 1 if n > 1 else 0
+    if workers == 1 and scheduler is None and checkpoint is None:
+        best, count, decks, nodes, _, _ = _kernel_run(n, _bound_array(n, bounds), first_target,
+                                                       np.zeros(0, np.int8))
+        parts = [{"best": int(best), "decks": [[int(x) for x in d] for d in decks[:count]],
+                  "nodes": [int(x) for x in nodes]}]
+        subproblems = 1
+    else:
+        from puzzlesearch.engine.run import _cores, run_tasks
+
+        per = workers if workers is not None else _cores()
+        tasks, found = split_tasks(n, bounds, at_least=50 * max(per, 2))
+        results = run_tasks(
+            forward_task,
+            tasks,
+            shared=max(first_target, found["best"]),
+            update=_raise_target,
+            workers=workers,
+            scheduler=scheduler,
+            checkpoint=checkpoint,
+            params={"puzzle": "topswops", "search": "forward", "n": n, "bounds": list(bounds[:n])},
+            progress=progress,
+            label=f"topswops forward n={n}",
+            nodes=lambda r: sum(r["nodes"]),
+            best=lambda target: f"target {target}",
+        )
+        parts = [found, *results]
+        subproblems = len(tasks)
+    best, decks, nodes = _merge(n, parts)
+    if best < 0:
+        raise RuntimeError(f"no deck of {n} cards reached {first_target} = f({n - 1}) + 1; a bound is wrong")
+    return ForwardResult(
+        n=n,
+        steps=best,
+        decks=decks,
+        nodes_per_level=nodes,
+        nodes=sum(nodes),
+        first_target=first_target,
+        bounds=list(bounds[:n]),
+        subproblems=subproblems,
+        seconds=time.perf_counter() - t0,
+    )
+
+
+def own_bounds(n: int, store: str | None = None) -> list[int]:
+    """f(0..n-1), each this program's own result: read back from the results store, or
+    computed now by the forward search (smallest first, each using the ones before) and
+    stored. f(0) = 0 by convention (it is never used: a placeholder is always on top)."""
+    from puzzlesearch.engine.store import ResultsStore
+
+    bounds = [0]
+    with ResultsStore(store) as db:
+        for m in range(1, n):
+            value = db.get(STORE_PUZZLE, _key(m))
+            if value is None:
+                r = solve_forward(m, bounds)
+                value = r.steps
+                db.put(STORE_PUZZLE, _key(m), value, "forward", r.seconds)
+            bounds.append(int(value))
+    return bounds
+
+
+def remember(n: int, steps: int, method: str, seconds: float, store: str | None = None) -> None:
+    """Keep a computed f(n) in the results store for later runs to use as a bound."""
+    from puzzlesearch.engine.store import ResultsStore
+
+    with ResultsStore(store) as db:
+        db.put(STORE_PUZZLE, _key(n), steps, method, seconds)
+
+
+def search_plain(n: int, bounds: list[int]) -> tuple[int, list[tuple[int, ...]]]:
+    """The same branch-and-bound in plain recursive Python, on lists (the kernel's
+    reference; small n). Placeholders are -j; returns (f(n), every deck reaching it)."""
+    best, found = -1, []
+    target = bounds[n - 1] + 1 if n > 1 else 0
+
+    def leaf(steps: int, chosen: dict[int, int]) -> None:
+        nonlocal best, found, target
+        if steps < target:
+            return
+        deck = [chosen.get(j) for j in range(1, n + 1)]
+        rest = sorted(set(range(1, n + 1)) - set(chosen.values()))
+        for i, x in enumerate(deck):
+            if x is None:
+                deck[i] = rest.pop(0)
+        if steps > best:
+            best, found, target = steps, [], max(target, steps)
+        found.append(tuple(deck))
+
+    def choose(deck: list[int], steps: int, chosen: dict[int, int], fixed: int) -> None:
+        j = -deck[0]
+        free = [v for v in range(2, n + 1) if v not in chosen.values()]
+        allowed = [v for v in free if v != j]
+        if not allowed:
+            leaf(steps, {**chosen, j: 1})
+            return
+        for v in allowed:
+            now = {**chosen, j: v}
+            d = [v, *deck[1:]]
+            if len(now) == n - 1:
+                d = [1 if x < 0 else x for x in d]  # the one placeholder left is 1
+            c = steps
+            while d[0] > 1:  # play while the top card is known (placeholders are < 0)
+                k = d[0]
+                d[:k] = d[:k][::-1]
+                c += 1
+            if len(now) == n - 1:
+                leaf(c, now)
+                continue
+            # least t such that positions t..fixed-1 are known and hold exactly t+1..fixed
+            t = min(i for i in range(fixed + 1) if all(x > 0 for x in d[i:fixed])
+                    and min(d[i:fixed], default=fixed + 1) >= i + 1)
+            if t < n and c + bounds[t] < target:
+                continue
+            choose(d, c, now, t)
+
+    choose([-(i + 1) for i in range(n)], 0, {}, n)
+    return best, sorted(found)
