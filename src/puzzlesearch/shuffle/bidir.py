@@ -54,7 +54,8 @@ def _backward(layer: np.ndarray, t: np.uint64, size: int) -> np.ndarray:
     """The backward layer t . w^-1 (w in layer), sorted."""
     out = np.empty(len(layer), dtype=np.uint64)
     packed.then_inverse_all(layer, t, size, out)
-    return np.sort(out)
+    out.sort()
+    return out
 
 
 def _check_memory(need: float, budget: int, what: str) -> None:
@@ -183,14 +184,14 @@ def shortest_path(puzzle: PermPuzzle, start: Sequence[int], goal: Sequence[int],
         return result(0, (), 1 if count_paths else None)
     if puzzle.all_moves_even() and parity(target):
         return result(-1, (), 0 if count_paths else None)  # the moves never change the parity
+    back = _backward(layers[-1], t, size)
     while True:
         stored = sum(len(x) for x in layers)
-        back = _backward(layers[-1], t, size)
         new, meet = _grow(layers, back, moves, budget, stored + len(back), count_paths)
         if new is None:  # L = 2a + 1
             fa, fb = len(layers), len(layers) - 1
             break
-        del back
+        del back  # before the next one is made: the two largest arrays never coexist
         if len(new) == 0:
             return result(-1, (), 0 if count_paths else None)
         layers.append(new)

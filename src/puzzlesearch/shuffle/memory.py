@@ -21,4 +21,6 @@ def available_bytes() -> int:
 
 
 def gib(nbytes: float) -> str:
-    return f"{nbytes / 2**30:.1f} GiB" if nbytes >= 2**30 else f"{nbytes / 2**20:.0f} MiB"
+    if nbytes >= 2**30:
+        return f"{nbytes / 2**30:.1f} GiB"
+    return f"{nbytes / 2**20:.0f} MiB" if nbytes >= 2**20 else f"{nbytes / 2**10:.0f} KiB"

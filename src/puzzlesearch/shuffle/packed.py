@@ -56,7 +56,7 @@ def segments(moves: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray, np
                 row.append((i, perm[i], length, 0))
             i += length
         runs.append(row)
-    m, width = len(moves), max(len(r) for r in runs)
+    m, width = len(moves), max((len(r) for r in runs), default=1)
     shift = np.zeros((m, width), dtype=np.uint64)
     dst = np.zeros((m, width), dtype=np.uint64)
     mask = np.zeros((m, width), dtype=np.uint64)

@@ -86,9 +86,9 @@ def block_shuffle_puzzle(deck: int, block: int) -> PermPuzzle:
 
 
 def pancake_puzzle(n: int) -> PermPuzzle:
-    """n pancakes, flip k (2..n) reverses the top k."""
-    if n < 2:
-        raise ValueError(f"need at least 2 pancakes, got {n}")
+    """n pancakes, flip k (2..n) reverses the top k (one pancake has no moves)."""
+    if n < 1:
+        raise ValueError(f"need at least 1 pancake, got {n}")
     ident = tuple(range(n))
     moves = tuple(rules.flip(ident, k) for k in rules.flip_moves(n))
     return PermPuzzle(f"pancakes n={n}", n, moves, tuple(rules.flip_moves(n)))

@@ -126,8 +126,8 @@ def distances(puzzle: PermPuzzle, start: Sequence[int] | None = None,
         raise MemoryError(f"full BFS of {puzzle.name} needs {gib(size)} (one byte for each of "
                           f"{size:,} decks); only {gib(budget)} is available")
     par = parity(start)
-    moves = np.array(puzzle.moves, dtype=np.int64)
-    inverse = np.array(puzzle.inverse_moves(), dtype=np.int64)
+    moves = np.array(puzzle.moves, dtype=np.int64).reshape(-1, n)
+    inverse = np.array(puzzle.inverse_moves(), dtype=np.int64).reshape(-1, n)
     m = len(puzzle.moves)
     depth = np.full(size, UNSEEN, dtype=np.uint8)
     depth[rank_deck(start, compressed)] = 0
