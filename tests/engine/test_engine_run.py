@@ -155,7 +155,7 @@ def test_unreachable_or_bad_scheduler_is_refused_quickly(tasks, address):
 def cluster():
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(
-        n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None, host="127.0.0.1"
+        n_workers=2, processes=True, threads_per_worker=1, dashboard_address=":0", host="127.0.0.1"
     ) as c:
         yield c.scheduler_address
 

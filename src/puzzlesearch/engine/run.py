@@ -283,10 +283,12 @@ def _run_dask(func: Callable, run: _Run, todo: list[int], scheduler: str) -> Non
             queue.add(future)
 
     try:
-        # As many tasks in flight as the cluster has threads; asked again (at most once a
-        # second: it is a round trip to the scheduler) so that workers joining later get work.
-        threads, asked = _threads(client), time.monotonic()
-        for _ in range(threads):
+        # Two tasks in flight per cluster thread: the scheduler holds the second and hands it
+        # to a thread the moment it is free, one network hop instead of a round trip through
+        # this process, at the price of a shared value one result older. The thread count is
+        # asked again (at most once a second: a round trip) so that workers joining later get work.
+        in_flight, asked = _in_flight(client), time.monotonic()
+        for _ in range(in_flight):
             submit()
         with run.bar:
             for future in queue:
@@ -294,8 +296,8 @@ def _run_dask(func: Callable, run: _Run, todo: list[int], scheduler: str) -> Non
                 result, seconds = future.result()
                 run.accept(i, result)
                 if time.monotonic() - asked > 1.0:
-                    threads, asked = _threads(client), time.monotonic()
-                for _ in range(max(1, threads - len(running))):
+                    in_flight, asked = _in_flight(client), time.monotonic()
+                for _ in range(max(1, in_flight - len(running))):
                     submit()
                 run.settle(i, seconds)
     finally:
@@ -325,5 +327,5 @@ def _reachable(scheduler: str) -> None:
         raise ValueError(f"no Dask scheduler answers at {scheduler} ({e.strerror or e})") from e
 
 
-def _threads(client: Any) -> int:
-    return max(1, sum(client.nthreads().values()))
+def _in_flight(client: Any) -> int:
+    return 2 * max(1, sum(client.nthreads().values()))
