@@ -60,3 +60,13 @@ def assert_bad_input(result: CliResult) -> None:
     assert len(lines) == 1, result.err
     assert "Traceback" not in result.err
     assert result.out == ""
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_results_store(tmp_path_factory):
+    """Tests never read or write the user's results store: computed bounds go to a
+    store private to this test session (shared by its tests, as a user's runs share one)."""
+    mp = pytest.MonkeyPatch()
+    mp.setenv("PUZZLESEARCH_STORE", str(tmp_path_factory.mktemp("store") / "results.sqlite"))
+    yield
+    mp.undo()

@@ -1,0 +1,109 @@
+"""The command line: exact output, JSON, verbose detail, and bad input."""
+
+import pytest
+
+from conftest import assert_bad_input, load_data, run_cli
+from puzzlesearch.topswops import rules
+
+F = {int(k): v for k, v in load_data("topswops")["max_steps"]["values"].items()}
+
+
+def test_solve_prints_one_line_with_both_values():
+    r = run_cli("topswops", "solve", "-n", "8", "--mode", "both")
+    assert (r.code, r.out) == (0, "n=8  backward=22  forward=22  match=true\n")
+
+
+def test_solve_defaults_to_both_modes_and_ten_cards():
+    r = run_cli("topswops", "solve")
+    assert (r.code, r.out) == (0, "n=10  backward=38  forward=38  match=true\n")
+
+
+@pytest.mark.parametrize("mode", ["backward", "forward"])
+def test_solve_with_one_mode_prints_that_value(mode):
+    r = run_cli("topswops", "solve", "-n", "7", "--mode", mode)
+    assert (r.code, r.out) == (0, f"n=7  {mode}=16\n")
+
+
+def test_solve_json_carries_values_decks_nodes_and_times():
+    j = run_cli("topswops", "solve", "-n", "9", "--json").json()
+    assert (j["n"], j["backward"], j["forward"], j["match"]) == (9, F[9], F[9], True)
+    assert all(rules.steps(d) == F[9] for d in j["decks"]) and len(j["decks"]) == 1
+    assert set(j["nodes"]) == {"backward", "forward"} == set(j["seconds"])
+
+
+def test_solve_verbose_shows_records_levels_and_time():
+    out = run_cli("topswops", "solve", "-n", "5", "-v").out
+    assert "     7: 3 1 4 5 2" in out
+    assert "backward: nodes per level: 1 " in out
+    assert "forward: nodes per level: 1 " in out
+    assert out.endswith("n=5  backward=7  forward=7  match=true\n")
+
+
+def test_solve_exits_1_when_the_two_searches_disagree(monkeypatch):
+    import dataclasses
+
+    import puzzlesearch.topswops as api
+
+    real = api.solve_backward
+    monkeypatch.setattr(api, "solve_backward", lambda n: dataclasses.replace(real(n), steps=real(n).steps + 1,
+                                                                             decks=[]))
+    r = run_cli("topswops", "solve", "-n", "6")
+    assert (r.code, r.out) == (1, "n=6  backward=11  forward=10  match=false\n")
+
+
+def test_optimal_lists_every_deck_with_its_steps():
+    r = run_cli("topswops", "optimal", "-n", "6")
+    lines = r.out.splitlines()
+    assert len(lines) == 5
+    for line in lines:
+        deck, steps = line.split("  ")
+        assert steps == "steps=10"
+        assert rules.steps([int(x) for x in deck.split()]) == 10
+
+
+def test_optimal_json_and_backward_mode_agree():
+    fwd = run_cli("topswops", "optimal", "-n", "7", "--json").json()
+    bwd = run_cli("topswops", "optimal", "-n", "7", "--mode", "backward", "--json").json()
+    assert fwd == bwd == {"n": 7, "steps": 16, "decks": fwd["decks"]}
+    assert len(fwd["decks"]) == 2
+
+
+def test_play_prints_the_trace_then_the_steps():
+    r = run_cli("topswops", "play", "3", "1", "2")
+    assert (r.code, r.out) == (0, "3 1 2\n2 1 3\n1 2 3\nsteps=2\n")
+    j = run_cli("topswops", "play", "3", "1", "2", "--json").json()
+    assert j == {"deck": [3, 1, 2], "steps": 2, "trace": [[3, 1, 2], [2, 1, 3], [1, 2, 3]]}
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["solve", "-n", "0"], "at least 1"),
+        (["solve", "-n", "-3", "--mode", "forward"], "at least 1"),
+        (["solve", "-n", "16"], "n <= 15"),
+        (["solve", "-n", "16", "--mode", "backward"], "n <= 15"),
+        (["solve", "-n", "17", "--mode", "forward"], "n <= 16"),
+        (["optimal", "-n", "40"], "n <= 16"),
+        (["solve", "--mode", "sideways"], "sideways"),
+        (["solve", "-n", "ten"], "ten"),
+        (["play", "1", "2", "2"], "not a permutation"),
+        (["play", "0", "1"], "not a permutation"),
+        (["play", "2", "x"], "whole numbers"),
+        (["solve", "--workers", "0"], "--workers"),
+    ],
+)
+def test_bad_input_gets_one_line_and_exit_2(args, words):
+    r = run_cli("topswops", *args)
+    assert_bad_input(r)
+    assert words in r.err
+
+
+def test_a_checkpoint_of_another_run_is_refused(tmp_path):
+    ck = tmp_path / "run.ckpt"
+    assert run_cli("topswops", "solve", "-n", "9", "--mode", "forward", "--workers", "1",
+                   "--checkpoint", ck).code == 0
+    r = run_cli("topswops", "solve", "-n", "10", "--mode", "forward", "--workers", "1", "--checkpoint", ck)
+    assert_bad_input(r)
+    garbage = tmp_path / "garbage"
+    garbage.write_text("not a checkpoint\n" * 100)
+    assert_bad_input(run_cli("topswops", "solve", "-n", "9", "--mode", "forward", "--checkpoint", garbage))
