@@ -1,0 +1,310 @@
+"""numba kernels for the built-in games: tables of Sprague–Grundy values.
+
+Every kernel fills an array bottom-up (no recursion) and is checked in the tests
+against the plain rules in ``rules.py`` played through the general engine.
+
+Take-and-break games (octal games and Grundy's game) use the rare/common split of
+Gangolli and Plambeck (1989), as in Flammenkamp's computations of Grundy's game: fix a
+bit mask m and call a value *rare* when parity(v & m) = 0, *common* otherwise. The XOR
+of two values is common only if exactly one of them is rare. So a common value is
+reachable by splitting heap m into a + b iff some pair with a rare part gives it, and
+the rare heaps are few: scanning them marks every reachable common value. A rare
+candidate for the mex is settled by searching all pairs, which usually succeeds after
+a few steps (common XOR common values are plentiful) and fails only when a new rare
+value appears. The result is exact for every mask; a good mask only makes it fast. The
+mask is re-chosen at n = 256, 512, 1024, ... as the one that makes the fewest heaps rare.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# Take-and-break values must stay below this (they are tiny in every known game).
+VALUE_LIMIT = 1 << 15
+
+
+# ---------------------------------------------------------------- cutting game
+
+
+@njit(cache=True)
+def cutting_kernel(n: int) -> np.ndarray:
+    """g[w, h] for 2 <= w, h <= n: cuts leave two pieces with all sides >= 2."""
+    g = np.zeros((n + 1, n + 1), np.int32)
+    size = 1
+    while size <= 2 * n + 2:  # values <= number of options <= 2n, so XORs stay below size
+        size <<= 1
+    stamp = np.zeros(size, np.int64)
+    mark = 0
+    for w in range(2, n + 1):
+        for h in range(2, n + 1):
+            mark += 1
+            for i in range(2, w - 1):
+                stamp[g[i, h] ^ g[w - i, h]] = mark
+            for j in range(2, h - 1):
+                stamp[g[w, j] ^ g[w, h - j]] = mark
+            x = 0
+            while stamp[x] == mark:
+                x += 1
+            g[w, h] = x
+    return g
+
+
+# ---------------------------------------------------------------- cow digit game
+
+
+@njit(cache=True)
+def digits_kernel(n_max: int) -> np.ndarray:
+    """g[n] for 0 <= n <= n_max: moves n -> n - largest digit, n - smallest non-zero digit."""
+    g = np.zeros(n_max + 1, np.int8)
+    for n in range(1, n_max + 1):
+        m = n
+        hi = 0
+        lo = 10
+        while m:
+            d = m % 10
+            m //= 10
+            if d:
+                hi = max(hi, d)
+                lo = min(lo, d)
+        a = g[n - hi]
+        b = g[n - lo]
+        x = 0
+        while x == a or x == b:
+            x += 1
+        g[n] = x
+    return g
+
+
+# ---------------------------------------------------------------- take-and-break games
+
+
+@njit(cache=True)
+def _parity(x: int) -> int:
+    x ^= x >> 16
+    x ^= x >> 8
+    x ^= x >> 4
+    x ^= x >> 2
+    x ^= x >> 1
+    return x & 1
+
+
+@njit(cache=True)
+def _best_mask(hist: np.ndarray, max_value: int) -> int:
+    """The mask over the value bits that makes the fewest heaps rare (parity 0)."""
+    bits = 0
+    while (1 << bits) <= max_value:
+        bits += 1
+    bits = min(bits, 12)
+    values = np.nonzero(hist[: max_value + 1])[0]
+    best = 0
+    best_count = hist.sum()
+    for mask in range(1, 1 << bits):
+        c = 0
+        for v in values:
+            if _parity(v & mask) == 0:
+                c += hist[v]
+        if c < best_count:
+            best = mask
+            best_count = c
+    if 3 * best_count > hist.sum():
+        return 0  # over a third rare: the rare scan would not pay, so every heap is rare (plain mex)
+    return best
+
+
+@njit(cache=True)
+def takebreak_kernel(digits: np.ndarray, unequal: bool, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """Values g[0..count-1] of the take-and-break game with octal digits `digits`.
+
+    `unequal`: the two heaps of a split must differ in size (Grundy's game).
+    Returns (g, stats) with stats = [error, mask, rare heaps, rare searches, new rare values];
+    error 1 means a value reached VALUE_LIMIT and g is incomplete.
+    """
+    t = len(digits) - 1
+    g = np.zeros(count, np.int32)
+    stamp = np.full(VALUE_LIMIT + 1, -1, np.int64)
+    hist = np.zeros(VALUE_LIMIT, np.int64)
+    rare = np.empty(max(count, 1), np.int32)  # the rare heaps, ascending
+    n_rare = 0
+    mask = 0  # every value is rare until the first re-choice
+    max_value = 0
+    next_choice = 256
+    stats = np.zeros(5, np.int64)
+    split = np.array([j for j in range(t + 1) if digits[j] & 4], np.int64)  # split moves, ascending
+    n_split = len(split)
+    for n in range(count):
+        if n == next_choice:
+            new = _best_mask(hist, max_value)
+            if new != mask:
+                mask = new
+                n_rare = 0
+                for a in range(n):
+                    if _parity(g[a] & mask) == 0:
+                        rare[n_rare] = a
+                        n_rare += 1
+            next_choice *= 2
+        for j in range(min(t, n) + 1):
+            d = digits[j]
+            if j > 0:
+                if d & 1 and n == j:
+                    stamp[0] = n
+                if d & 2 and n > j:
+                    stamp[g[n - j]] = n
+            if d & 4 and n - j >= 2:
+                m = n - j
+                if mask == 0:  # every heap is rare: the plain loop over all splits
+                    for a in range(1, m // 2 + 1):
+                        if not (unequal and 2 * a == m):
+                            stamp[g[a] ^ g[m - a]] = n
+                    continue
+                for s in range(n_rare):
+                    a = rare[s]
+                    if a >= m:
+                        break
+                    b = m - a
+                    if a == 0 or (unequal and a == b):
+                        continue
+                    if a > b and _parity(g[b] & mask) == 0:
+                        continue  # both parts rare: the pair was marked at b
+                    stamp[g[a] ^ g[b]] = n
+        # The mex. A rare candidate x resumes one scan over all splits, ordered by the
+        # smaller part a (cursor ca), that marks every value it passes, so later
+        # candidates are often already seen.
+        ca = 1
+        x = 0
+        while x < VALUE_LIMIT:
+            if stamp[x] != n:
+                if mask == 0 or _parity(x & mask) == 1:
+                    break  # not reached by any pair with a rare part, and no other pair exists
+                stats[3] += 1
+                found = False
+                while not found and n_split and 2 * ca <= n - split[0]:
+                    a = ca
+                    ca += 1
+                    for q in range(n_split):
+                        m = n - split[q]
+                        if 2 * a > m:
+                            break  # split[] ascends, so m only shrinks
+                        if unequal and 2 * a == m:
+                            continue
+                        y = g[a] ^ g[m - a]
+                        stamp[y] = n
+                        if y == x:
+                            found = True
+                if not found:
+                    stats[4] += 1
+                    break
+            x += 1
+        if x >= VALUE_LIMIT:
+            stats[0] = 1
+            return g, stats
+        g[n] = x
+        hist[x] += 1
+        max_value = max(max_value, x)
+        if _parity(x & mask) == 0:
+            rare[n_rare] = n
+            n_rare += 1
+    stats[1] = mask
+    stats[2] = n_rare
+    return g, stats
+
+
+@njit(cache=True)
+def takebreak_naive_kernel(digits: np.ndarray, unequal: bool, count: int) -> np.ndarray:
+    """The same values by the plain O(n^2) mex over every move (for tests and benchmarks)."""
+    t = len(digits) - 1
+    g = np.zeros(count, np.int32)
+    stamp = np.full(VALUE_LIMIT + 1, -1, np.int64)
+    for n in range(count):
+        for j in range(min(t, n) + 1):
+            d = digits[j]
+            if j > 0:
+                if d & 1 and n == j:
+                    stamp[0] = n
+                if d & 2 and n > j:
+                    stamp[g[n - j]] = n
+            if d & 4:
+                m = n - j
+                for a in range(1, m // 2 + 1):
+                    if not (unequal and 2 * a == m):
+                        stamp[g[a] ^ g[m - a]] = n
+        x = 0
+        while stamp[x] == n:
+            x += 1
+        g[n] = x
+    return g
+
+
+@njit(cache=True)
+def period_kernel(g: np.ndarray, t: int) -> tuple[int, int]:
+    """Smallest period p, with its preperiod e, proven by the octal periodicity theorem.
+
+    Guy–Smith: if g[n + p] == g[n] for all e <= n < 2e + p + t (t = most tokens a move
+    removes), then for all n >= e. We ask for it through n = 2e + p + t inclusive, so
+    2e + 2p + t <= len(g) - 1. Returns (0, 0) when no period is proven yet.
+    """
+    size = len(g)
+    for p in range(1, size // 2 + 1):
+        n = size - 1 - p
+        while n >= 0 and g[n] == g[n + p]:
+            n -= 1
+        e = n + 1
+        if 2 * e + 2 * p + t <= size - 1:
+            return p, e
+    return 0, 0
+
+
+# ---------------------------------------------------------------- popcount game
+
+_M = (
+    np.uint64(0x5555555555555555),
+    np.uint64(0x3333333333333333),
+    np.uint64(0x0F0F0F0F0F0F0F0F),
+    np.uint64(0x00FF00FF00FF00FF),
+    np.uint64(0x0000FFFF0000FFFF),
+    np.uint64(0x00000000FFFFFFFF),
+)
+_M0, _M1, _M2, _M3, _M4, _M5 = _M
+_S = tuple(np.uint64(1 << b) for b in range(6))
+_S0, _S1, _S2, _S3, _S4, _S5 = _S
+
+
+@njit(cache=True)
+def _xor_bits(x: np.uint64, s: int) -> np.uint64:
+    """Bit i of the result is bit i ^ s of x (0 <= s < 64): swap blocks of 2^b for each bit b of s."""
+    if s & 1:
+        x = ((x & _M0) << _S0) | ((x >> _S0) & _M0)
+    if s & 2:
+        x = ((x & _M1) << _S1) | ((x >> _S1) & _M1)
+    if s & 4:
+        x = ((x & _M2) << _S2) | ((x >> _S2) & _M2)
+    if s & 8:
+        x = ((x & _M3) << _S3) | ((x >> _S3) & _M3)
+    if s & 16:
+        x = ((x & _M4) << _S4) | ((x >> _S4) & _M4)
+    if s & 32:
+        x = ((x & _M5) << _S5) | ((x >> _S5) & _M5)
+    return x
+
+
+@njit(cache=True)
+def xor_or_kernel(dst: np.ndarray, src: np.ndarray, v: int) -> None:
+    """dst |= {x ^ v : x in src}, on bitmaps packed 64 numbers to a word (len >= v/64)."""
+    hi = v >> 6
+    lo = v & 63
+    for w in range(dst.shape[0]):
+        dst[w] |= _xor_bits(src[w ^ hi], lo)
+
+
+@njit(cache=True)
+def first_zero_kernel(bits: np.ndarray) -> int:
+    """The least number absent from a packed bitmap (64 * len if all are present)."""
+    full = np.uint64(0xFFFFFFFFFFFFFFFF)
+    for w in range(bits.shape[0]):
+        x = bits[w]
+        if x != full:
+            i = 0
+            while (x >> np.uint64(i)) & np.uint64(1):
+                i += 1
+            return 64 * w + i
+    return 64 * bits.shape[0]
