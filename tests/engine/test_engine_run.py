@@ -13,6 +13,7 @@ from puzzlesearch.engine import run as engine_run
 from puzzlesearch.engine._selftest import combine, derangement_tasks, derangements, nodes, raise_target
 from puzzlesearch.engine.progress import Progress
 from puzzlesearch.engine.run import run_tasks
+from puzzlesearch.engine.store import Checkpoint
 from puzzlesearch.engine.tasks import split
 
 
@@ -164,6 +165,32 @@ def test_dask_cluster_equals_one_worker(tasks, serial, cluster):
     on_dask = run_tasks(derangements, tasks, update=raise_target, scheduler=cluster)
     assert combine(on_dask) == combine(serial)
     assert [(r["count"], r["nodes"]) for r in on_dask] == [(r["count"], r["nodes"]) for r in serial]
+
+
+def test_dask_resumes_a_checkpoint_made_by_local_workers(tmp_path, tasks, serial, cluster):
+    ck = tmp_path / "run.ckpt"
+    bad = [*tasks[:-1], {**tasks[-1], "fail": True}]  # same length, so another task list
+    with pytest.raises(RuntimeError):
+        run_tasks(derangements, bad, update=raise_target, workers=1, checkpoint=ck)
+    with pytest.raises(ValueError, match="other subproblems"):
+        run_tasks(derangements, tasks, update=raise_target, scheduler=cluster, checkpoint=ck)
+    ck.unlink()
+    calls = []
+
+    def stop_halfway(task, shared):
+        if len(calls) == len(tasks) // 2:
+            raise KeyboardInterrupt
+        calls.append(task)
+        return derangements(task, shared)
+
+    with pytest.raises(KeyboardInterrupt):
+        run_tasks(stop_halfway, tasks, update=raise_target, workers=1, checkpoint=ck)
+    with Checkpoint(ck, None, tasks) as half:
+        kept = half.done()
+    assert sorted(kept) == list(range(len(tasks) // 2))
+    resumed = run_tasks(derangements, tasks, update=raise_target, scheduler=cluster, checkpoint=ck)
+    assert combine(resumed) == combine(serial)
+    assert all(resumed[i] == kept[i] for i in kept)
 
 
 def test_dask_failing_task_raises_in_the_caller(tasks, cluster):
