@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
-from math import factorial
 from dataclasses import asdict
+from math import factorial
 
 import click
 

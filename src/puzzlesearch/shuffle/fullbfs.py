@@ -108,7 +108,7 @@ def collect(depth, d, limit, out):
 
 def index_size(puzzle: PermPuzzle) -> tuple[int, bool]:
     """Decks the byte array must cover, and whether it covers one parity only."""
-    compressed = puzzle.all_moves_even()
+    compressed = puzzle.size >= 2 and len(puzzle.moves) > 0 and puzzle.all_moves_even()
     total = factorial(puzzle.size)
     return (total // 2 if compressed else total), compressed
 

@@ -23,4 +23,6 @@ def available_bytes() -> int:
 def gib(nbytes: float) -> str:
     if nbytes >= 2**30:
         return f"{nbytes / 2**30:.1f} GiB"
-    return f"{nbytes / 2**20:.0f} MiB" if nbytes >= 2**20 else f"{nbytes / 2**10:.0f} KiB"
+    if nbytes >= 2**20:
+        return f"{nbytes / 2**20:.0f} MiB"
+    return f"{nbytes / 2**10:.0f} KiB" if nbytes >= 2**10 else f"{int(nbytes)} bytes"

@@ -1,0 +1,103 @@
+"""Kernels against the plain rules: packed moves, ranks, inversions."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import numpy as np
+import pytest
+
+from puzzlesearch.shuffle import packed, puzzle, ranking
+
+
+def _random_puzzles():
+    rng = random.Random(7)
+    yield puzzle.block_shuffle_puzzle(16, 8)
+    yield puzzle.block_shuffle_puzzle(11, 4)
+    yield puzzle.pancake_puzzle(16)
+    yield puzzle.pancake_puzzle(9)
+    perms = []
+    for _ in range(4):
+        p = list(range(12))
+        rng.shuffle(p)
+        perms.append(tuple(p))
+    yield puzzle.PermPuzzle("random", 12, tuple(perms), (1, 2, 3, 4))
+
+
+@pytest.mark.parametrize("p", list(_random_puzzles()), ids=lambda p: p.name)
+def test_packed_moves_match_rules(p):
+    rng = random.Random(p.size)
+    moves = packed.segments(p.moves)
+    inverse = packed.segments(p.inverse_moves())
+    for _ in range(50):
+        deck = list(range(1, p.size + 1))
+        rng.shuffle(deck)
+        x = np.uint64(packed.pack(deck))
+        for j in range(len(p.moves)):
+            y = packed.apply_move(x, *moves, j)
+            assert packed.unpack(y, p.size) == p.apply(deck, j)
+            assert packed.apply_move(np.uint64(y), *inverse, j) == x
+
+
+def test_expand_is_every_move():
+    p = puzzle.block_shuffle_puzzle(10, 5)
+    decks = [tuple(random.Random(i).sample(range(1, 11), 10)) for i in range(5)]
+    states = np.array([packed.pack(d) for d in decks], dtype=np.uint64)
+    out = np.empty(25, dtype=np.uint64)
+    assert packed.expand(states, 0, 5, *packed.segments(p.moves), out) == 25
+    assert [packed.unpack(y, 10) for y in out] == [p.apply(d, j) for d in decks for j in range(5)]
+
+
+def test_nibble_reverse():
+    x = np.uint64(0x0123456789ABCDEF)
+    assert packed.nibble_reverse(x) == np.uint64(0xFEDCBA9876543210)
+
+
+def test_inversions():
+    rng = random.Random(3)
+    for _ in range(20):
+        x = rng.sample(range(1, 13), 12)
+        t = rng.sample(range(1, 13), 12)
+        # x^-1 . t: position in x of each card of t
+        want = tuple(x.index(c) + 1 for c in t)
+        px, pt = np.uint64(packed.pack(x)), np.uint64(packed.pack(t))
+        assert packed.unpack(packed.inverse_then(px, pt, 12), 12) == want
+        # t . x^-1: at position i, the card of t at the position of card i in x
+        out = np.empty(1, dtype=np.uint64)
+        packed.then_inverse_all(np.array([px], dtype=np.uint64), pt, 12, out)
+        assert packed.unpack(out[0], 12) == tuple(t[x.index(i)] for i in range(1, 13))
+
+
+def test_sorted_set_kernels():
+    a = np.array([1, 3, 3, 5, 7, 9, 9, 11], dtype=np.uint64)
+    n = packed.unique_sorted(a, len(a))
+    assert list(a[:n]) == [1, 3, 5, 7, 9, 11]
+    layer = np.array([0, 3, 4, 9, 20], dtype=np.uint64)
+    hits = np.empty(6, dtype=np.uint64)
+    assert list(hits[: packed.common(a, n, layer, hits)]) == [3, 9]
+    n = packed.remove_known(a, n, layer)
+    assert list(a[:n]) == [1, 5, 7, 11]
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 5, 6])
+def test_rank_is_lexicographic_order(n):
+    perm = np.empty(n, dtype=np.int64)
+    for r, p in enumerate(itertools.permutations(range(n))):
+        assert ranking.rank(np.array(p, dtype=np.int64), n, False) == r
+        assert ranking.rank_deck([c + 1 for c in p]) == r
+        ranking.unrank(r, n, False, 0, perm, np.empty(n, dtype=np.int64))
+        assert tuple(perm) == p
+
+
+@pytest.mark.parametrize("n", [2, 4, 6])
+def test_compressed_rank_indexes_one_parity(n):
+    for par in (0, 1):
+        seen = set()
+        for p in itertools.permutations(range(n)):
+            if puzzle.parity(p) != par:
+                continue
+            i = ranking.rank(np.array(p, dtype=np.int64), n, True)
+            seen.add(i)
+            assert ranking.unrank_deck(i, n, True, par) == tuple(c + 1 for c in p)
+        assert seen == set(range(len(seen))) and len(seen) == len(list(itertools.permutations(range(n)))) // 2
