@@ -191,16 +191,15 @@ def _worker_init(parent: int) -> None:
         except ProcessLookupError:
             os._exit(1)
     else:
-        threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+        threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
 
 
 def _watch_parent(parent: int) -> None:
-    while True:
+    # the parent (or the forkserver, which exits with it) is gone when we are reparented;
+    # not os.kill(parent, 0), which on Windows would terminate the parent
+    while os.getppid() == parent:
         time.sleep(1.0)
-        try:
-            os.kill(parent, 0)
-        except ProcessLookupError:
-            os._exit(1)
+    os._exit(1)
 
 
 def _run_local(func: Callable, run: _Run, todo: list[int], workers: int) -> None:
