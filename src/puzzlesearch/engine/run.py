@@ -234,10 +234,10 @@ def _run_local(func: Callable, run: _Run, todo: list[int], workers: int) -> None
                     run.accept(i, result)
                     submit()
                     run.settle(i, seconds)
+        pool.shutdown()
     except BaseException:
         _terminate(pool)
         raise
-    pool.shutdown()
 
 
 def _terminate(pool: cf.ProcessPoolExecutor) -> None:
