@@ -48,6 +48,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 MAX_N = 16
 
 _F = np.uint64(15)
+_ALL = ~np.uint64(0)
 _M16 = np.uint64(0x0000FFFF0000FFFF)
 _M8 = np.uint64(0x00FF00FF00FF00FF)
 _M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
@@ -160,13 +161,20 @@ def forward_kernel(n, bound, target, prefix, split_depth, cap):
             D &= K
             RD &= RK
             k = v
+            t = fixed_at[level]
             while k > 1:
                 s, kp, rkp = sh[k], keep[k], rkeep[k]
                 D, RD = (RD >> s) | (D & kp), (D << s) | (RD & rkp)
                 c += 1
+                if k == t:
+                    # card t went to the bottom of the moving part: the block grew, and
+                    # the game may no longer be able to reach the target
+                    t = _closure(D, _ALL, t)
+                    if c + bound[t] < target:
+                        break
                 k = np.int64(D & _F) + 1
             nodes[level + 1] += 1
-            if c >= target:
+            if k == 1 and c >= target:
                 if c > best:
                     best, count = c, 0
                     target = max(target, c)
@@ -186,21 +194,7 @@ def forward_kernel(n, bound, target, prefix, split_depth, cap):
             if (K & _F) == 0:
                 break
             k = np.int64(D & _F) + 1
-        # the bottom block that never moves again can only grow: positions t..n-1
-        # hold exactly t+1..n when all are known and the least of them is t+1
-        t = fixed_at[level]
-        lowest = n + 1
-        i = t - 1
-        while i >= 0:
-            q = np.uint64(4 * i)
-            if (K >> q) & _F == 0:
-                break
-            x = np.int64((D >> q) & _F) + 1
-            if x < lowest:
-                lowest = x
-            if lowest >= i + 1:
-                t = i
-            i -= 1
+        t = _closure(D, K, fixed_at[level])
         if t < n and c + bound[t] < target:
             continue
         who[level] = j
@@ -224,6 +218,26 @@ def forward_kernel(n, bound, target, prefix, split_depth, cap):
             continue
         todo_at[level], only1[level] = _choices(free, D, level, npre, prefix)
     return best, count, decks, nodes, paths, npaths
+
+
+@njit(cache=True, inline="always")
+def _closure(D, K, t):
+    """The bottom block that never moves again, given that positions t..n-1 form one:
+    the least i, 1 <= i <= t, such that positions i..t-1 are known and hold exactly
+    i+1..t. (Never 0: the top card always moves.)"""
+    lowest = t + 1
+    i = t - 1
+    while i >= 1:
+        q = np.uint64(4 * i)
+        if (K >> q) & _F == 0:
+            break
+        x = np.int64((D >> q) & _F) + 1
+        if x < lowest:
+            lowest = x
+        if lowest >= i + 1:
+            t = i
+        i -= 1
+    return t
 
 
 @njit(cache=True, inline="always")
