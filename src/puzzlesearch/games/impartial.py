@@ -52,14 +52,13 @@ def _parts(option: Any) -> tuple:
     if not isinstance(option, Sum):
         return (option,)
     out: list = []
-    stack = [option]
+    stack: list = [option]
     while stack:
-        s = stack.pop()
-        for p in reversed(s):
-            if isinstance(p, Sum):
-                stack.append(p)
-            else:
-                out.append(p)
+        p = stack.pop()
+        if isinstance(p, Sum):
+            stack.extend(reversed(p))  # so the parts come out in order
+        else:
+            out.append(p)
     return tuple(out)
 
 

@@ -1,0 +1,200 @@
+"""The numba tables against published values, plain versions and the rules via the engine."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+import numpy as np
+import pytest
+
+from conftest import load_data
+from puzzlesearch.games import (
+    ImpartialGame,
+    cutting_table,
+    digits_table,
+    grundys_values,
+    kernels,
+    mex,
+    octal_values,
+    parse_octal,
+    popcount_values,
+    rules,
+)
+from puzzlesearch.games.tables import popcount_value_bound
+
+DATA = load_data("games")
+
+
+# ---------------------------------------------------------------- cutting game
+
+
+def test_cutting_table_matches_plain_recursion_up_to_30():
+    @cache
+    def plain(w: int, h: int) -> int:
+        reach = {plain(i, h) ^ plain(w - i, h) for i in range(2, w - 1)}
+        reach |= {plain(w, j) ^ plain(w, h - j) for j in range(2, h - 1)}
+        return mex(reach)
+
+    g = cutting_table(30)
+    for w in range(2, 31):
+        for h in range(2, 31):
+            assert g[w, h] == plain(w, h), (w, h)
+
+
+def test_cutting_table_matches_the_rules_through_the_engine():
+    game = ImpartialGame(rules.cutting_options)
+    g = cutting_table(40)
+    for w in range(2, 41):
+        for h in range(2, 41):
+            assert g[w, h] == game.grundy((w, h))
+
+
+def test_cutting_reduction_matches_the_literal_statement():
+    # the statement played as written (any cut; cutting out a 1x1 wins) on small sheets
+    g = cutting_table(11)
+    sheets = [(w, h) for w in range(2, 9) for h in range(w, 9)] + [(2, 11), (3, 11)]
+    for w, h in sheets:
+        assert bool(g[w, h]) == rules.cutting_first_player_wins_literal(w, h), (w, h)
+    assert {s for s in sheets if not g[s]} >= {(2, 2), (2, 3), (3, 3), (2, 7), (7, 7), (3, 11)}
+
+
+def test_cutting_is_symmetric_and_sample_holds():
+    g = cutting_table(200)
+    assert (g[2:, 2:] == g[2:, 2:].T).all()
+    assert [bool(g[2, 2]), bool(g[3, 2]), bool(g[4, 2])] == [False, False, True]
+
+
+# ---------------------------------------------------------------- cow digit game
+
+
+def test_digits_table_matches_plain_dp_up_to_10000():
+    win = [False] * 10_001
+    for n in range(1, 10_001):
+        ds = [int(c) for c in str(n) if c != "0"]
+        win[n] = not win[n - max(ds)] or not win[n - min(ds)]
+    g = digits_table(10_000)
+    assert [bool(v) for v in g] == win
+
+
+def test_digits_table_matches_the_rules_through_the_engine():
+    game = ImpartialGame(rules.digit_options)
+    g = digits_table(3000)
+    assert all(g[n] == game.grundy(n) for n in range(3001))
+
+
+# ---------------------------------------------------------------- octal games
+
+
+def test_kayles_first_72_values_and_period_12_from_71():
+    ref = DATA["grundy_kayles_077"]
+    r = octal_values("0.77", 300)
+    assert r.values[:72].tolist() == ref["first"]
+    assert (r.period, r.preperiod) == (ref["period"], ref["preperiod"])
+
+
+def test_dawsons_kayles_period_34():
+    r = octal_values("0.07", 400)
+    assert r.period == DATA["grundy_dawsons_kayles_007"]["period"]
+    g = r.values
+    assert all(g[n] == g[n + 34] for n in range(r.preperiod, len(g) - 34))
+    assert g[r.preperiod - 1] != g[r.preperiod - 1 + 34]
+
+
+def test_dawsons_chess_0137_is_dawsons_kayles_shifted_by_one():
+    a = octal_values("0.137", 500).values
+    b = octal_values("0.07", 501).values
+    assert (a == b[1:]).all()
+
+
+def test_period_not_claimed_before_the_theorem_proves_it():
+    # Kayles needs values through n = 2*71 + 12 + 2 (+12 to compare) before it is proven
+    assert octal_values("0.77", 100).period is None
+    assert octal_values("0.77", 168).period is None
+    assert octal_values("0.77", 169).period == 12
+
+
+def test_period_kernel_on_made_up_sequences():
+    g = np.array([5, 5, 5] + [1, 2, 3] * 20, np.int32)
+    assert kernels.period_kernel(g, 1) == (3, 3)
+    assert kernels.period_kernel(np.array([0, 1, 2, 3], np.int32), 1) == (0, 0)
+
+
+@pytest.mark.parametrize(
+    "code", ["0.77", "0.07", "0.137", "4.07", "0.6", "0.16", "4.0", "0.4", "0.51", "4.37"]
+)
+def test_octal_kernel_matches_the_rules_through_the_engine(code):
+    game = parse_octal(code)
+    engine = ImpartialGame(lambda n: rules.octal_options(game, n))
+    values = octal_values(game, 120).values
+    assert values.tolist() == [engine.grundy(n) for n in range(120)]
+
+
+def test_rare_value_kernel_matches_plain_mex_on_random_codes():
+    rng = random.Random(7)
+    codes = ["0.77", "0.07", "0.6", "0.16", "4.0", "0.0", "0.3", "4.77"]
+    codes += [rng.choice(["0.", "4."]) + "".join(rng.choice("01234567") for _ in range(rng.randint(1, 4)))
+              for _ in range(20)]
+    for code in codes:
+        digits = np.array(parse_octal(code).digits, np.int64)
+        fast, stats = kernels.takebreak_kernel(digits, False, 3000)
+        assert stats[0] == 0
+        assert (fast == kernels.takebreak_naive_kernel(digits, False, 3000)).all(), code
+
+
+@pytest.mark.parametrize(
+    "code, digits",
+    [("0.77", (0, 7, 7)), (".07", (0, 0, 7)), ("4.07", (4, 0, 7)), ("0.137", (0, 1, 3, 7)),
+     ("0·77", (0, 7, 7)), ("0.770", (0, 7, 7)), ("4.", (4,)), ("0.0", (0,))],
+)
+def test_parse_octal(code, digits):
+    assert parse_octal(code).digits == digits
+
+
+@pytest.mark.parametrize(
+    "code", ["", ".", "0.78", "0.7a", "1.07", "2.7", "077", "0..7", "44.7", "0.7 7", "-0.7"]
+)
+def test_parse_octal_rejects(code):
+    with pytest.raises(ValueError, match="octal code"):
+        parse_octal(code)
+
+
+# ---------------------------------------------------------------- Grundy's game
+
+
+def test_grundys_game_first_21_values():
+    assert grundys_values(21).values.tolist() == DATA["grundys_game"]["first"]
+
+
+def test_grundys_game_matches_rules_and_plain_mex():
+    engine = ImpartialGame(rules.grundys_options)
+    g = grundys_values(5000).values
+    assert g[:300].tolist() == [engine.grundy(n) for n in range(300)]
+    assert (g == kernels.takebreak_naive_kernel(np.array([4], np.int64), True, 5000)).all()
+
+
+# ---------------------------------------------------------------- popcount game
+
+
+@pytest.mark.parametrize("bits, parts", [(4, 7), (5, 3), (5, 2), (6, 1)])
+def test_popcount_values_match_brute_force_over_numbers(bits, parts):
+    # the game played on actual numbers below 2**bits, no assumption that only k matters
+    game = ImpartialGame(lambda n: rules.popcount_options(n, bits, parts))
+    table = popcount_values(parts, bits).values
+    for n in range(1 << bits):
+        assert game.grundy(n) == table[rules.popcount(n)], n
+
+
+@pytest.mark.parametrize("parts", [1, 2, 3, 4])
+def test_popcount_values_match_class_game_through_the_engine(parts):
+    game = ImpartialGame(lambda k: rules.popcount_class_options(k, parts))
+    assert list(popcount_values(parts, 12).values) == [game.grundy(k) for k in range(13)]
+
+
+def test_popcount_values_for_all_64_bits():
+    v = popcount_values(7, 64).values
+    assert len(v) == 65 and v[:4] == (0, 1, 2, 4)
+    assert all(a < b for a, b in zip(v, v[1:], strict=False))  # R_k grows, and G(k) enters R_(k+1)
+    assert v[64] > 1 << 20  # beyond any fixed 2^20 table
+    assert all(v[k] <= popcount_value_bound(7, k) for k in range(65))
+    assert popcount_values(1, 64).values == tuple(range(65))
