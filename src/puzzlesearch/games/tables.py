@@ -18,7 +18,7 @@ from .rules import OctalCode, parse_octal
 CUTTING_MAX = 200
 DIGITS_MAX = 1_000_000
 POPCOUNT_BITS = 64
-POPCOUNT_MEMORY = 1 << 30  # bytes for the bitmaps of reachable XORs
+POPCOUNT_MEMORY = 1 << 28  # bytes for the bitmaps of reachable XORs (7 parts need 32 MiB)
 
 
 def _frozen(a: np.ndarray) -> np.ndarray:
