@@ -1,0 +1,106 @@
+"""`puzzlesearch queens count|show`: output, JSON, formats and bad input."""
+
+from conftest import assert_bad_input, load_data, run_cli
+from puzzlesearch.queens import rules
+
+DATA = load_data("queens")
+TOTAL = {int(k): v for k, v in DATA["all_solutions"]["values"].items()}
+UNIQUE = {int(k): v for k, v in DATA["unique_solutions"]["values"].items()}
+
+
+def test_count_prints_one_line():
+    r = run_cli("queens", "count", "-n", "8", "--workers", "1")
+    assert r.code == 0, r.err
+    assert r.out == "n=8  solutions=92  unique=12\n"
+
+
+def test_count_json_has_the_result_fields():
+    r = run_cli("queens", "count", "-n", "10", "--json")
+    assert r.code == 0, r.err
+    d = r.json()
+    assert (d["n"], d["solutions"], d["unique"]) == (10, TOTAL[10], UNIQUE[10])
+    assert d["seconds"] >= 0 and d["method"] == "corner" and d["tasks"] >= 1
+
+
+def test_count_with_fixed_queens_counts_completions():
+    r = run_cli("queens", "count", "-n", "8", "--fixed", "1:1", "--workers", "1")
+    expected = [b for b in rules.solutions(8) if b[0] == 0]
+    classes = {rules.canonical(b) for b in expected}
+    assert r.out == f"n=8  fixed=1:1  solutions={len(expected)}  unique={len(classes)}\n"
+
+
+def test_count_with_attacking_givens_notes_it():
+    r = run_cli("queens", "count", "-n", "8", "--fixed", "1:1,2:2", "--json")
+    d = r.json()
+    assert r.code == 0 and d["solutions"] == 0 and "attack" in d["note"]
+    r = run_cli("queens", "count", "-n", "8", "--fixed", "1:1,2:2")
+    assert "solutions=0" in r.out and "attack each other" in r.out
+
+
+def test_count_verbose_and_checkpoint(tmp_path):
+    path = tmp_path / "q.ckpt"
+    r = run_cli("queens", "count", "-n", "9", "-v", "--workers", "1", "--checkpoint", path)
+    assert r.code == 0, r.err
+    first, second = r.out.splitlines()
+    assert first == "n=9  solutions=352  unique=46"
+    assert second.startswith("method=corner  tasks=")
+    # the same checkpoint for another board is refused
+    assert_bad_input(run_cli("queens", "count", "-n", "10", "--checkpoint", path))
+
+
+def test_show_formats():
+    r = run_cli("queens", "show", "-n", "4", "--format", "rows")
+    assert r.out == ".Q..\n...Q\nQ...\n..Q.\n\n..Q.\nQ...\n...Q\n.Q..\n"
+    r = run_cli("queens", "show", "-n", "4", "--format", "columns")
+    assert r.out == "2 4 1 3\n3 1 4 2\n"
+    r = run_cli("queens", "show", "-n", "4", "--limit", "1")
+    assert r.out == "· ♛ · ·\n· · · ♛\n♛ · · ·\n· · ♛ ·\n"
+
+
+def test_show_limit_unique_and_json():
+    r = run_cli("queens", "show", "-n", "8", "--limit", "0", "--unique", "--json")
+    d = r.json()
+    boards = [tuple(c - 1 for c in b) for b in d["solutions"]]
+    assert d["shown"] == len(boards) == UNIQUE[8]
+    assert all(rules.canonical(b) == b and rules.is_solution(b, 8) for b in boards)
+    r = run_cli("queens", "show", "-n", "8", "--limit", "2", "--format", "columns")
+    assert r.out.splitlines() == ["1 5 8 6 3 7 2 4", "1 6 8 3 7 4 2 5"]
+
+
+def test_show_fixed_lists_completions():
+    r = run_cli("queens", "show", "-n", "6", "--fixed", "1:2", "--format", "columns", "--limit", "0")
+    assert r.out == "2 4 6 1 3 5\n"
+    r = run_cli("queens", "show", "-n", "6", "--fixed", "1:1,2:2", "--format", "columns")
+    assert r.code == 0 and r.out == "" and "attack" in r.err
+
+
+def test_bad_input():
+    for args in (
+        ["count", "-n", "0"],
+        ["count", "-n", "63"],
+        ["count", "-n", "x"],
+        ["count"],
+        ["count", "-n", "8", "--fixed", "9:1"],
+        ["count", "-n", "8", "--fixed", "0:1"],
+        ["count", "-n", "8", "--fixed", "1-2"],
+        ["count", "-n", "8", "--fixed", "1:2:3"],
+        ["count", "-n", "8", "--fixed", ""],
+        ["count", "-n", "8", "--workers", "0"],
+        ["show", "-n", "0"],
+        ["show", "-n", "100"],
+        ["show", "-n", "8", "--limit", "-1"],
+        ["show", "-n", "8", "--format", "svg"],
+        ["show", "-n", "8", "--fixed", "1:9"],
+        ["show", "-n", "8", "--fixed", "a:b"],
+    ):
+        assert_bad_input(run_cli("queens", *args))
+
+
+def test_not_a_checkpoint_is_bad_input(tmp_path):
+    path = tmp_path / "junk.txt"
+    path.write_text("not sqlite")
+    assert_bad_input(run_cli("queens", "count", "-n", "8", "--checkpoint", path))
+
+
+def test_unreachable_scheduler_is_bad_input():
+    assert_bad_input(run_cli("queens", "count", "-n", "8", "--scheduler", "tcp://127.0.0.1:9"))
