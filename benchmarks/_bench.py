@@ -2,7 +2,8 @@
 
 Each case runs as its own subprocess so that "everything included" means it: interpreter
 start, imports, numba's compilation cache, and the work. The peak resident memory of the
-child comes from ``os.wait4``. Timings are medians of ``repeats`` runs, since the
+child comes from ``os.wait4`` (a child made by python_case reports its own, which is
+the same number). Timings are medians of ``repeats`` runs, since the
 machines are shared and noisy.
 """
 
@@ -14,27 +15,43 @@ import platform
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 RESULTS = Path(__file__).parent / "results"
 
 
-def run_once(argv: list[str], timeout: float | None = None) -> tuple[float, float, str]:
-    """Run argv; return (wall seconds, peak RSS in MiB, stdout). Raises on failure."""
+def run_once(
+    argv: list[str], timeout: float | None = None, env: dict | None = None
+) -> tuple[float, float, str]:
+    """Run argv; return (wall seconds, peak RSS of the child in MiB, stdout). Raises on failure.
+
+    The child is reaped with os.wait4, whose rusage is that child's alone.
+    """
     t0 = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        out, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        raise
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    chunks: dict[str, str] = {}
+    readers = [
+        threading.Thread(target=lambda: chunks.__setitem__("out", proc.stdout.read())),
+        threading.Thread(target=lambda: chunks.__setitem__("err", proc.stderr.read())),
+    ]
+    for r in readers:
+        r.start()
+    killer = threading.Timer(timeout, proc.kill) if timeout else None
+    if killer:
+        killer.start()
+    _, status, usage = os.wait4(proc.pid, 0)
     seconds = time.perf_counter() - t0
-    # communicate() reaped the child; its rusage is folded into RUSAGE_CHILDREN, so ask
-    # the child to report its own peak instead (see python_case).
+    if killer:
+        killer.cancel()
+    for r in readers:
+        r.join()
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    out, err = chunks.get("out", ""), chunks.get("err", "")
     if proc.returncode != 0:
         raise RuntimeError(f"{argv} exited {proc.returncode}: {err.strip()[-500:]}")
-    peak = float("nan")
+    peak = usage.ru_maxrss / 1024  # KiB on Linux
     for line in err.splitlines():
         if line.startswith("__peak_rss_mib__="):
             peak = float(line.split("=", 1)[1])
