@@ -33,6 +33,7 @@ from .rules import Board, attacks
 # past the board before they are cut back: 62 columns fit.
 MAX_N = 62
 LIST_BATCH = 256  # solutions per kernel call of a listing
+SMALL_N = 12  # boards this small are counted in this process by default: a pool costs more
 
 
 @dataclass(frozen=True)
@@ -190,11 +191,13 @@ def _fixed_array(n: int, fixed: Mapping[int, int] | None) -> np.ndarray:
     return row
 
 
-def warm_up() -> None:
-    """Load the kernels in this process, so that forked workers inherit them compiled."""
-    corner.corner_kernel(5, 2, _bits([0, 2]))
-    corner.side_kernel(5, 1, _bits([1]))
-    complete.complete_kernel(4, np.full(4, -1, np.int64), np.zeros(0, np.int64))
+def warm_up(method: str) -> None:
+    """Load a method's kernels in this process, so that forked workers inherit them compiled."""
+    if method == "corner":
+        corner.corner_kernel(5, 2, _bits([0, 2]))
+        corner.side_kernel(5, 1, _bits([1]))
+    else:
+        complete.complete_kernel(4, np.full(4, -1, np.int64), np.zeros(0, np.int64))
 
 
 # --- counting ------------------------------------------------------------------------------------
@@ -213,6 +216,7 @@ def count(
 
     `fixed` is {row: column} (0-based) or the command line's '1:3,4:7' (1-based). Given
     queens that attack each other have no completion: the Count says so in `note`.
+    `workers` defaults to all cores, except for n <= SMALL_N (run in this process).
     """
     t0 = time.perf_counter()
     check_n(n)
@@ -232,11 +236,13 @@ def count(
             if note:
                 break
     label = f"queens n={n}"
+    if workers is None and scheduler is None and n <= SMALL_N:
+        workers = 1
     if note:
         return Count(n, 0, 0, format_fixed(fixed), "complete", 0, 0, time.perf_counter() - t0, note)
     run = dict(workers=workers, scheduler=scheduler, checkpoint=checkpoint, progress=progress, label=label)
-    warm_up()
     if fixed or n < 4:
+        warm_up("complete")
         tasks = complete_tasks(n, fixed)
         params = {"puzzle": "queens", "n": n, "fixed": format_fixed(fixed), "method": "complete"}
         results = run_tasks(complete_task, tasks, params=params, nodes=lambda r: r[0], **run)
@@ -253,6 +259,7 @@ def count(
             len(tasks),
             time.perf_counter() - t0,
         )
+    warm_up("corner")
     tasks = corner_tasks(n)
     params = {"puzzle": "queens", "n": n, "method": "corner"}
     results = run_tasks(corner_task, tasks, params=params, nodes=lambda r: r[0], **run)
