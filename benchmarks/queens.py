@@ -32,6 +32,22 @@ def count_case(n: int, workers: int) -> list[str]:
     )
 
 
+def case_row(n: int, workers: int, repeats: int) -> dict:
+    m = measure(count_case(n, workers), repeats=repeats)
+    result = json.loads(m["stdout"])
+    return {
+        "n": n,
+        "workers": workers,
+        "seconds": m["seconds"],
+        "search_seconds": result["seconds"],
+        "solutions": result["solutions"],
+        "unique": result["unique"],
+        "solutions_per_s": result["solutions"] / m["seconds"],
+        "peak_mib": m["peak_mib"],
+        "runs": m["runs"],
+    }
+
+
 def python_ratio(n: int = 11) -> dict:
     """Plain-Python bitboard count vs the kernel search (one core, compiled code already loaded)."""
     from puzzlesearch.queens import driver, rules
@@ -60,33 +76,15 @@ def main() -> None:
     rows = []
     for n in sizes:
         for workers in (1, 2):
-            m = measure(count_case(n, workers), repeats=repeats)
-            result = json.loads(m["stdout"])
-            row = {
-                "n": n,
-                "workers": workers,
-                "seconds": m["seconds"],
-                "search_seconds": result["seconds"],
-                "solutions": result["solutions"],
-                "unique": result["unique"],
-                "solutions_per_s": result["solutions"] / m["seconds"],
-                "peak_mib": m["peak_mib"],
-                "runs": m["runs"],
-            }
+            row = case_row(n, workers, repeats)
             if workers == 2 and n in TARGETS:
                 row["target_s"] = TARGETS[n]
-                row["met"] = "yes" if m["seconds"] <= TARGETS[n] else "no"
+                row["met"] = "yes" if row["seconds"] <= TARGETS[n] else "no"
             rows.append(row)
-            print(f"n={n} workers={workers}: {m['seconds']:.3f} s (runs {m['runs']})", flush=True)
+            print(f"n={n} workers={workers}: {row['seconds']:.3f} s (runs {row['runs']})", flush=True)
     if not opts.quick:
-        m = measure(count_case(18, 2), repeats=1)
-        result = json.loads(m["stdout"])
-        rows.append({
-            "n": 18, "workers": 2, "seconds": m["seconds"], "search_seconds": result["seconds"],
-            "solutions": result["solutions"], "unique": result["unique"],
-            "solutions_per_s": result["solutions"] / m["seconds"], "peak_mib": m["peak_mib"], "runs": m["runs"],
-        })
-        print(f"n=18 workers=2: {m['seconds']:.3f} s", flush=True)
+        rows.append(case_row(18, 2, 1))
+        print(f"n=18 workers=2: {rows[-1]['seconds']:.3f} s", flush=True)
     ratio = python_ratio()
     load_after = os.getloadavg()
     print_table(

@@ -60,7 +60,7 @@ def _check_fixed(fixed: str | None, n: int) -> tuple[dict[int, int], str]:
 @queens.command()
 @_n_option
 @_fixed_option
-@click.option("--workers", type=int, default=None, help="Local processes (default: all cores, 1 for n <= 12).")
+@click.option("--workers", type=int, default=None, help="Local processes (default: all cores; 1 if n <= 12).")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", help="Run on an existing Dask cluster.")
 @click.option("--checkpoint", default=None, metavar="FILE", help="SQLite file to resume an interrupted run.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
