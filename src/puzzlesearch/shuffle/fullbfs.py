@@ -27,7 +27,7 @@ from numba import njit
 
 from puzzlesearch.shuffle.memory import available_bytes, gib
 from puzzlesearch.shuffle.puzzle import PermPuzzle, parity
-from puzzlesearch.shuffle.ranking import rank, rank_deck, unrank, unrank_deck
+from puzzlesearch.shuffle.ranking import popcount, rank_deck, unrank, unrank_deck
 
 UNSEEN = 255
 MAX_CARDS = 20  # 20! < 2**63: ranks stay machine integers
@@ -51,47 +51,77 @@ class Census:
 
 
 @njit(cache=True)
-def top_down(depth, d, n, moves, compressed, par):
+def image_ranks(perm, digits, n, moves, reach, fact, compressed, suffix, ranks):
+    """ranks[j] = rank of perm after move j.
+
+    A move leaves positions reach[j].. in place, and a Lehmer digit depends only on the
+    cards before it, so those digits are perm's own: only the first reach[j] are recomputed.
+    """
+    suffix[n] = 0
+    for i in range(n - 1, -1, -1):
+        suffix[i] = suffix[i + 1] + digits[i] * fact[n - 1 - i]
+    for j in range(moves.shape[0]):
+        top = reach[j]
+        used = 0
+        r = 0
+        for i in range(top):
+            c = perm[moves[j, i]]
+            r += (c - popcount(used & ((1 << c) - 1))) * fact[n - 1 - i]
+            used |= 1 << c
+        r += suffix[top]
+        ranks[j] = (r >> 1) if compressed else r
+
+
+@njit(cache=True)
+def top_down(depth, d, n, moves, reach, fact, compressed, par):
     """Mark every unreached image of a deck at distance d with d+1; how many were marked."""
     m = moves.shape[0]
     perm = np.empty(n, dtype=np.int64)
     digits = np.empty(n, dtype=np.int64)
-    img = np.empty(n, dtype=np.int64)
+    suffix = np.empty(n + 1, dtype=np.int64)
+    ranks = np.empty(m, dtype=np.int64)
     marked = 0
     for idx in range(depth.shape[0]):
         if depth[idx] != d:
             continue
         unrank(idx, n, compressed, par, perm, digits)
+        # all ranks first, then the probes: independent loads the CPU can overlap
+        image_ranks(perm, digits, n, moves, reach, fact, compressed, suffix, ranks)
         for j in range(m):
-            for i in range(n):
-                img[i] = perm[moves[j, i]]
-            r = rank(img, n, compressed)
-            if depth[r] == 255:
-                depth[r] = d + 1
+            if depth[ranks[j]] == 255:
+                depth[ranks[j]] = d + 1
                 marked += 1
     return marked
 
 
 @njit(cache=True)
-def bottom_up(depth, d, n, inverse, compressed, par):
+def bottom_up(depth, d, n, inverse, reach, fact, compressed, par):
     """Mark every unreached deck with a predecessor at distance d with d+1; how many."""
     m = inverse.shape[0]
     perm = np.empty(n, dtype=np.int64)
     digits = np.empty(n, dtype=np.int64)
-    img = np.empty(n, dtype=np.int64)
+    suffix = np.empty(n + 1, dtype=np.int64)
+    ranks = np.empty(m, dtype=np.int64)
     marked = 0
     for idx in range(depth.shape[0]):
         if depth[idx] != 255:
             continue
         unrank(idx, n, compressed, par, perm, digits)
+        image_ranks(perm, digits, n, inverse, reach, fact, compressed, suffix, ranks)
         for j in range(m):
-            for i in range(n):
-                img[i] = perm[inverse[j, i]]
-            if depth[rank(img, n, compressed)] == d:
+            if depth[ranks[j]] == d:
                 depth[idx] = d + 1
                 marked += 1
                 break
     return marked
+
+
+@njit(cache=True)
+def histogram(depth):
+    counts = np.zeros(256, dtype=np.int64)
+    for idx in range(depth.shape[0]):
+        counts[depth[idx]] += 1
+    return counts
 
 
 @njit(cache=True)
@@ -129,6 +159,10 @@ def distances(puzzle: PermPuzzle, start: Sequence[int] | None = None,
     moves = np.array(puzzle.moves, dtype=np.int64).reshape(-1, n)
     inverse = np.array(puzzle.inverse_moves(), dtype=np.int64).reshape(-1, n)
     m = len(puzzle.moves)
+    # first position from which each move leaves the deck alone (same for its inverse)
+    reach = np.array([max((i + 1 for i in range(n) if mv[i] != i), default=0) for mv in puzzle.moves],
+                     dtype=np.int64)
+    fact = np.array([factorial(i) for i in range(n + 1)], dtype=np.int64)
     depth = np.full(size, UNSEEN, dtype=np.uint8)
     depth[rank_deck(start, compressed)] = 0
     frontier, unseen, d = 1, size - 1, 0
@@ -138,10 +172,10 @@ def distances(puzzle: PermPuzzle, start: Sequence[int] | None = None,
             raise ValueError("distances beyond 254 do not fit the one-byte array")
         if unseen < frontier * m:
             directions.append("b")
-            frontier = bottom_up(depth, d, n, inverse, compressed, par)
+            frontier = bottom_up(depth, d, n, inverse, reach, fact, compressed, par)
         else:
             directions.append("t")
-            frontier = top_down(depth, d, n, moves, compressed, par)
+            frontier = top_down(depth, d, n, moves, reach, fact, compressed, par)
         unseen -= frontier
         d += 1
     return depth, compressed, par, "".join(directions)
@@ -153,7 +187,7 @@ def census(puzzle: PermPuzzle, start: Sequence[int] | None = None, show: int = 1
     t0 = time.perf_counter()
     start = tuple(range(1, puzzle.size + 1)) if start is None else tuple(start)
     depth, compressed, par, directions = distances(puzzle, start, memory)
-    counts = np.bincount(depth, minlength=256)
+    counts = histogram(depth)
     reached = counts[:UNSEEN]
     diameter = int(np.flatnonzero(reached)[-1])
     hist = tuple(int(c) for c in reached[: diameter + 1])
