@@ -47,7 +47,7 @@ def grundy() -> None:
     """Sprague-Grundy values of impartial games."""
 
 
-@grundy.command()
+@grundy.command(short_help="Cutting Game (POJ 2311): WIN or LOSE for each 'W H' on stdin.")
 def cutting() -> None:
     """Cutting Game (POJ 2311): lines 'W H' on stdin, 2 <= W, H <= 200; WIN or LOSE each.
 
@@ -69,7 +69,7 @@ def cutting() -> None:
         click.echo("WIN" if g[w, h] else "LOSE")
 
 
-@grundy.command()
+@grundy.command(short_help="Cow Digit Game (USACO 2009): YES or NO for each N on stdin.")
 def digits() -> None:
     """Cow Digit Game (USACO 2009 Open): G, then G numbers 1..1,000,000; YES or NO each.
 
@@ -96,7 +96,7 @@ def digits() -> None:
         click.echo("YES" if g[n] else "NO")
 
 
-@grundy.command()
+@grundy.command(short_help="Popcount game: G(k) for k = 0..64 set bits.")
 @click.option("--parts", "-p", type=click.IntRange(min=1), default=7, show_default=True,
               help="A number may be replaced by up to this many numbers.")
 @click.option("--max-k", type=click.IntRange(0, tables.POPCOUNT_BITS), default=tables.POPCOUNT_BITS,
@@ -130,12 +130,14 @@ def _show(result: tables.TakeBreakValues, as_json: bool, summary: bool, title: s
     if not summary:
         click.echo(f"{title}: G(n) for n = 0..{result.count - 1}")
         _print_rows(result.values.tolist())
-    click.echo(
-        f"largest value {result.max_value}; rare heaps {result.rare_heaps:,} (mask {result.rare_mask})"
-    )
+    if result.rare_mask:
+        method = f"{result.rare_heaps:,} rare heaps (values v with parity(v & {result.rare_mask}) = 0)"
+    else:
+        method = "plain mex over every move (no rare/common split paid off)"
+    click.echo(f"largest value {result.max_value}; {method}")
 
 
-@grundy.command()
+@grundy.command(short_help="Octal games (0.77, 0.07, 4.07, ...): values and proven period.")
 @click.argument("code")
 @click.option("--count", "-n", type=click.IntRange(1, 10**8), default=100, show_default=True,
               help="Number of heap sizes: values of heaps 0..N-1.")
@@ -168,7 +170,7 @@ def octal(code: str, count: int, as_json: bool, summary: bool) -> None:
         )
 
 
-@grundy.command()
+@grundy.command(short_help="Grundy's game: values of heaps 0..N-1.")
 @click.option("--count", "-n", type=click.IntRange(1, 10**8), default=100, show_default=True,
               help="Number of heap sizes: values of heaps 0..N-1.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
