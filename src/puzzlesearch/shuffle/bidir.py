@@ -23,7 +23,7 @@ shortest sequences (optional) by summing path counts layer by layer.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -106,7 +106,7 @@ def _grow(layers: list[np.ndarray], back: np.ndarray, moves: tuple, budget: int,
         _check_memory((stored + bound + 2 * chunk) * 8, budget,
                       f"layer {len(layers)} (up to {bound:,} decks, {len(frontier):,} x {m} moves)")
     new = out[:pos]
-    new.sort()
+    new.sort(kind="stable")  # a merge of the sorted chunks (timsort finds the runs)
     k = packed.unique_sorted(new, pos)
     return (out[:k].copy() if k < 0.75 * bound else out[:k]), np.empty(0, dtype=np.uint64)
 
@@ -156,9 +156,11 @@ def _layer_counts(layers: list[np.ndarray], inverse: tuple) -> list[np.ndarray]:
 
 
 def shortest_path(puzzle: PermPuzzle, start: Sequence[int], goal: Sequence[int],
-                  count_paths: bool = False, memory: int | None = None) -> Path:
+                  count_paths: bool = False, memory: int | None = None,
+                  progress: Callable[[int, int], None] | None = None) -> Path:
     """Fewest moves of `puzzle` from start to goal (decks of cards 1..D, top first).
 
+    progress(d, decks), if given, is called after each layer is stored.
     `memory` caps the bytes the search may allocate (default: what the system has available).
     Raises MemoryError, before allocating, when a layer would not fit.
     """
@@ -195,6 +197,8 @@ def shortest_path(puzzle: PermPuzzle, start: Sequence[int], goal: Sequence[int],
         if len(new) == 0:
             return result(-1, (), 0 if count_paths else None)
         layers.append(new)
+        if progress is not None:
+            progress(len(layers) - 1, len(new))
         back = _backward(new, t, size)
         hits = np.empty(min(len(new), len(back)), dtype=np.uint64)
         k = packed.common(new, len(new), back, hits)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import asdict
 from math import factorial
 
@@ -15,6 +16,17 @@ from puzzlesearch.shuffle.memory import gib
 
 def _json_flag(f):
     return click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")(f)
+
+
+def _quiet_option(f):
+    return click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")(f)
+
+
+def _progress(quiet: bool):
+    """Layer sizes on stderr as they are found, only when it is a terminal."""
+    if quiet or not sys.stderr.isatty():
+        return None
+    return lambda d, decks: click.echo(f"layer {d}: {decks:,} decks", err=True)
 
 
 def _memory_option(f):
@@ -162,16 +174,17 @@ def shuffle() -> None:
 @click.option("--goal", default=None, help="Goal deck, top first (default D ... 2 1).")
 @click.option("--count-paths", is_flag=True, help="Also count the shortest move sequences.")
 @_memory_option
+@_quiet_option
 @click.option("-v", "--verbose", is_flag=True, help="Show each deck along the way.")
 @_json_flag
-def solve(n, deck, block, start, goal, count_paths, memory, verbose, as_json) -> int:
+def solve(n, deck, block, start, goal, count_paths, memory, quiet, verbose, as_json) -> int:
     """Fewest moves (bidirectional BFS) and the k of each move."""
     p, head = _block_puzzle(n, deck, block)
     if p.size > puzzle.MAX_PACKED:
         fail(f"solve handles decks of at most {puzzle.MAX_PACKED} cards, got {p.size}")
     s = _parse_deck(start, p.size, "start") if start is not None else tuple(range(1, p.size + 1))
     g = _parse_deck(goal, p.size, "goal") if goal is not None else tuple(range(p.size, 0, -1))
-    path = _run(bidir.shortest_path, p, s, g, count_paths, _budget(memory))
+    path = _run(bidir.shortest_path, p, s, g, count_paths, _budget(memory), _progress(quiet))
     return _report_path(path, p, head, verbose, as_json, "moves")
 
 
@@ -181,12 +194,13 @@ def solve(n, deck, block, start, goal, count_paths, memory, verbose, as_json) ->
 @click.option("--show", type=click.IntRange(0, 10_000), default=10, show_default=True,
               help="Farthest decks to list.")
 @_memory_option
+@_quiet_option
 @click.option("-v", "--verbose", is_flag=True, help="Memory, search directions and time.")
 @_json_flag
-def shuffle_god(n, deck, block, plot, show, memory, verbose, as_json) -> int:
+def shuffle_god(n, deck, block, plot, show, memory, quiet, verbose, as_json) -> int:
     """Every deck reachable from the sorted one: distance histogram, diameter, farthest decks."""
     p, head = _block_puzzle(n, deck, block)
-    result = _run(fullbfs.census, p, show=show, memory=_budget(memory))
+    result = _run(fullbfs.census, p, show=show, memory=_budget(memory), progress=_progress(quiet))
     return _report_census(result, head, plot, verbose, as_json)
 
 
@@ -199,15 +213,17 @@ def pancake() -> None:
 @click.argument("stack", nargs=-1, required=True)
 @click.option("--count-paths", is_flag=True, help="Also count the shortest flip sequences.")
 @_memory_option
+@_quiet_option
 @click.option("-v", "--verbose", is_flag=True, help="Show the stack after each flip.")
 @_json_flag
-def pancake_solve(stack, count_paths, memory, verbose, as_json) -> int:
+def pancake_solve(stack, count_paths, memory, quiet, verbose, as_json) -> int:
     """Fewest flips that sort STACK (the pancakes top first, e.g. 3 1 2 5 4)."""
     cards = _parse_deck(" ".join(stack), len(stack), "stack")
     if len(cards) > puzzle.MAX_PACKED:
         fail(f"solve handles stacks of at most {puzzle.MAX_PACKED} pancakes, got {len(cards)}")
     p = puzzle.pancake_puzzle(len(cards))
-    path = _run(bidir.shortest_path, p, cards, tuple(sorted(cards)), count_paths, _budget(memory))
+    path = _run(bidir.shortest_path, p, cards, tuple(sorted(cards)), count_paths, _budget(memory),
+                _progress(quiet))
     return _report_path(path, p, {"n": len(cards), "stack": list(cards)}, verbose, as_json, "flips")
 
 
@@ -217,13 +233,15 @@ def pancake_solve(stack, count_paths, memory, verbose, as_json) -> int:
 @click.option("--show", type=click.IntRange(0, 10_000), default=10, show_default=True,
               help="Farthest stacks to list.")
 @_memory_option
+@_quiet_option
 @click.option("-v", "--verbose", is_flag=True, help="Memory, search directions and time.")
 @_json_flag
-def pancake_god(n, plot, show, memory, verbose, as_json) -> int:
+def pancake_god(n, plot, show, memory, quiet, verbose, as_json) -> int:
     """Every stack of n pancakes: the diameter is the pancake number p(n)."""
     if n < 1:
         fail(f"-n must be at least 1, got {n}")
-    result = _run(fullbfs.census, puzzle.pancake_puzzle(n), show=show, memory=_budget(memory))
+    result = _run(fullbfs.census, puzzle.pancake_puzzle(n), show=show, memory=_budget(memory),
+                  progress=_progress(quiet))
     return _report_census(result, {"n": n}, plot, verbose, as_json)
 
 

@@ -18,7 +18,7 @@ available memory before it is allocated.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from math import factorial
 
@@ -143,9 +143,12 @@ def index_size(puzzle: PermPuzzle) -> tuple[int, bool]:
     return (total // 2 if compressed else total), compressed
 
 
-def distances(puzzle: PermPuzzle, start: Sequence[int] | None = None,
-              memory: int | None = None) -> tuple[np.ndarray, bool, int, str]:
-    """The distance byte array from start; (depth, compressed, parity, directions)."""
+def distances(puzzle: PermPuzzle, start: Sequence[int] | None = None, memory: int | None = None,
+              progress: Callable[[int, int], None] | None = None) -> tuple[np.ndarray, bool, int, str]:
+    """The distance byte array from start; (depth, compressed, parity, directions).
+
+    progress(d, decks), if given, is called after each layer.
+    """
     n = puzzle.size
     if n > MAX_CARDS:
         raise ValueError(f"full BFS indexes decks by rank: at most {MAX_CARDS} cards, got {n}")
@@ -178,15 +181,17 @@ def distances(puzzle: PermPuzzle, start: Sequence[int] | None = None,
             frontier = top_down(depth, d, n, moves, reach, fact, compressed, par)
         unseen -= frontier
         d += 1
+        if progress is not None and frontier:
+            progress(d, frontier)
     return depth, compressed, par, "".join(directions)
 
 
 def census(puzzle: PermPuzzle, start: Sequence[int] | None = None, show: int = 10,
-           memory: int | None = None) -> Census:
+           memory: int | None = None, progress: Callable[[int, int], None] | None = None) -> Census:
     """Full BFS from start (default: the sorted deck): histogram, diameter, farthest decks."""
     t0 = time.perf_counter()
     start = tuple(range(1, puzzle.size + 1)) if start is None else tuple(start)
-    depth, compressed, par, directions = distances(puzzle, start, memory)
+    depth, compressed, par, directions = distances(puzzle, start, memory, progress)
     counts = histogram(depth)
     reached = counts[:UNSEEN]
     diameter = int(np.flatnonzero(reached)[-1])

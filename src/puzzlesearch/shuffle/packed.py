@@ -37,7 +37,8 @@ def segments(moves: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray, np
 
     Run s of move j copies ``(w >> shift[j, s]) & mask[j, s]`` to bit ``dst[j, s]``, w being
     the word, or the nibble-reversed word if bit s of reversed[j] is set. Rows are padded
-    with empty runs (mask 0) so every move has the same number of runs.
+    with empty runs (mask 0) so every move has the same number of runs, at least three:
+    block moves and flips need no more, and `apply_move` has an unrolled path for three.
     """
     runs = []
     for perm in moves:
@@ -56,7 +57,7 @@ def segments(moves: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray, np
                 row.append((i, perm[i], length, 0))
             i += length
         runs.append(row)
-    m, width = len(moves), max((len(r) for r in runs), default=1)
+    m, width = len(moves), max(3, max((len(r) for r in runs), default=1))
     shift = np.zeros((m, width), dtype=np.uint64)
     dst = np.zeros((m, width), dtype=np.uint64)
     mask = np.zeros((m, width), dtype=np.uint64)
@@ -77,8 +78,20 @@ def nibble_reverse(x):
 
 
 @njit(cache=True)
-def apply_move(x, shift, dst, mask, rev, j):
-    """Move j applied to the packed deck x."""
+def apply3(x, shift, dst, mask, rev, j):
+    """Move j of at most three runs, unrolled (small enough to be inlined: 4x faster)."""
+    r = nibble_reverse(x) if rev[j] else x
+    w0 = r if rev[j] & np.uint64(1) else x
+    w1 = r if rev[j] & np.uint64(2) else x
+    w2 = r if rev[j] & np.uint64(4) else x
+    return ((((w0 >> shift[j, 0]) & mask[j, 0]) << dst[j, 0])
+            | (((w1 >> shift[j, 1]) & mask[j, 1]) << dst[j, 1])
+            | (((w2 >> shift[j, 2]) & mask[j, 2]) << dst[j, 2]))
+
+
+@njit(cache=True)
+def apply_runs(x, shift, dst, mask, rev, j):
+    """Move j of any number of runs."""
     r = nibble_reverse(x) if rev[j] else x
     y = np.uint64(0)
     for s in range(shift.shape[1]):
@@ -88,14 +101,29 @@ def apply_move(x, shift, dst, mask, rev, j):
 
 
 @njit(cache=True)
+def apply_move(x, shift, dst, mask, rev, j):
+    """Move j applied to the packed deck x."""
+    if shift.shape[1] == 3:
+        return apply3(x, shift, dst, mask, rev, j)
+    return apply_runs(x, shift, dst, mask, rev, j)
+
+
+@njit(cache=True)
 def expand(states, lo, hi, shift, dst, mask, rev, out):
     """out[(i - lo) * m + j] = move j applied to states[i], for lo <= i < hi."""
     m = shift.shape[0]
     t = 0
+    if shift.shape[1] == 3:  # the test outside the loop keeps the inner call inlined
+        for i in range(lo, hi):
+            x = states[i]
+            for j in range(m):
+                out[t] = apply3(x, shift, dst, mask, rev, j)
+                t += 1
+        return t
     for i in range(lo, hi):
         x = states[i]
         for j in range(m):
-            out[t] = apply_move(x, shift, dst, mask, rev, j)
+            out[t] = apply_runs(x, shift, dst, mask, rev, j)
             t += 1
     return t
 
