@@ -125,6 +125,7 @@ def takebreak_kernel(digits: np.ndarray, unequal: bool, count: int) -> tuple[np.
     stamp = np.full(VALUE_LIMIT + 1, -1, np.int64)
     hist = np.zeros(VALUE_LIMIT, np.int64)
     rare = np.empty(max(count, 1), np.int32)  # the rare heaps, ascending
+    is_rare = np.zeros(max(count, 1), np.bool_)
     n_rare = 0
     mask = 0  # every value is rare until the first re-choice
     max_value = 0
@@ -139,7 +140,8 @@ def takebreak_kernel(digits: np.ndarray, unequal: bool, count: int) -> tuple[np.
                 mask = new
                 n_rare = 0
                 for a in range(n):
-                    if _parity(g[a] & mask) == 0:
+                    is_rare[a] = _parity(g[a] & mask) == 0
+                    if is_rare[a]:
                         rare[n_rare] = a
                         n_rare += 1
             next_choice *= 2
@@ -164,7 +166,7 @@ def takebreak_kernel(digits: np.ndarray, unequal: bool, count: int) -> tuple[np.
                     b = m - a
                     if a == 0 or (unequal and a == b):
                         continue
-                    if a > b and _parity(g[b] & mask) == 0:
+                    if a > b and is_rare[b]:
                         continue  # both parts rare: the pair was marked at b
                     stamp[g[a] ^ g[b]] = n
         # The mex. A rare candidate x resumes one scan over all splits, ordered by the
@@ -178,7 +180,19 @@ def takebreak_kernel(digits: np.ndarray, unequal: bool, count: int) -> tuple[np.
                     break  # not reached by any pair with a rare part, and no other pair exists
                 stats[3] += 1
                 found = False
-                while not found and n_split and 2 * ca <= n - split[0]:
+                if n_split == 1:  # one split length (Grundy's game, Kayles' relatives): a tight loop
+                    m = n - split[0]
+                    while 2 * ca <= m:
+                        a = ca
+                        ca += 1
+                        if unequal and 2 * a == m:
+                            continue
+                        y = g[a] ^ g[m - a]
+                        stamp[y] = n
+                        if y == x:
+                            found = True
+                            break
+                while not found and n_split > 1 and 2 * ca <= n - split[0]:
                     a = ca
                     ca += 1
                     for q in range(n_split):
@@ -202,6 +216,7 @@ def takebreak_kernel(digits: np.ndarray, unequal: bool, count: int) -> tuple[np.
         hist[x] += 1
         max_value = max(max_value, x)
         if _parity(x & mask) == 0:
+            is_rare[n] = True
             rare[n_rare] = n
             n_rare += 1
     stats[1] = mask
