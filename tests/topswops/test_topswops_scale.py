@@ -75,3 +75,10 @@ def test_a_killed_run_resumes_from_its_checkpoint_to_the_same_answer(tmp_path):
     j = json.loads(r.out)
     assert 5 <= kept < _done(ck)
     assert (j["forward"], j["decks"]) == (uninterrupted.steps, [list(d) for d in uninterrupted.decks])
+
+
+def test_a_checkpoint_made_with_two_workers_finishes_with_one(serial, tmp_path):
+    ck = tmp_path / "c"
+    first = forward.solve_forward(N, workers=2, checkpoint=ck)
+    again = forward.solve_forward(N, workers=1, checkpoint=ck)  # every task read back
+    assert (first.steps, first.decks) == (again.steps, again.decks) == (serial.steps, serial.decks)

@@ -59,7 +59,7 @@ search_options = [
                  help="SQLite file recording finished subproblems; run again with it to resume."),
     click.option("--store", type=click.Path(dir_okay=False), default=None,
                  help="Results store of computed f(m) (default: in the user data directory)."),
-    click.option("--quiet", is_flag=True, help="No progress on stderr."),
+    click.option("-q", "--quiet", is_flag=True, help="No progress on stderr."),
     click.option("--json", "as_json", is_flag=True, help="Print one JSON object."),
 ]
 

@@ -275,6 +275,10 @@ def _rebuild(n, who, val, nchosen, j, jval, out):
 
 # --------------------------------------------------------------------------- driver
 
+#: subproblems wanted: >= 50 per worker up to 8 workers. Fixed, never derived from the
+#: number of workers, so that a checkpoint can be resumed with any --workers or a cluster.
+SPLIT_AT_LEAST = 400
+
 #: results store: puzzle name and key of f(m)
 STORE_PUZZLE = "topswops"
 
@@ -385,10 +389,9 @@ def solve_forward(
                   "nodes": [int(x) for x in nodes]}]
         subproblems = 1
     else:
-        from puzzlesearch.engine.run import _cores, run_tasks
+        from puzzlesearch.engine.run import run_tasks
 
-        per = workers if workers is not None else _cores()
-        tasks, found = split_tasks(n, bounds, at_least=50 * max(per, 2))
+        tasks, found = split_tasks(n, bounds, at_least=SPLIT_AT_LEAST)
         results = run_tasks(
             forward_task,
             tasks,
