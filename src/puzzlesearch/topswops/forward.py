@@ -63,19 +63,14 @@ def _reverse_nibbles(x):
     return ((x >> np.uint64(4)) & _M4) | ((x & _M4) << np.uint64(4))
 
 
-@njit(cache=True)
-def _flip_tables():
+@njit(cache=True, inline="always")
+def _masks(k):
     """Shift and masks that reverse the top k nibbles of a word X, given R = reverse(X):
-    X' = (R >> sh[k]) | (X & keep[k]) and reverse(X') = (X << sh[k]) | (R & rkeep[k])."""
-    sh = np.zeros(17, np.uint64)
-    keep = np.zeros(17, np.uint64)
-    rkeep = np.zeros(17, np.uint64)
-    for k in range(1, 17):
-        sh[k] = 64 - 4 * k
-        if k < 16:
-            keep[k] = ~((np.uint64(1) << np.uint64(4 * k)) - np.uint64(1))
-            rkeep[k] = (np.uint64(1) << np.uint64(64 - 4 * k)) - np.uint64(1)
-    return sh, keep, rkeep
+    X' = (R >> sh) | (X & keep) and reverse(X') = (X << sh) | (R & rkeep). Computed, not
+    looked up: a table load would sit on the critical path of every reversal. The double
+    shifts keep k = 16 defined (a shift by 64 is not)."""
+    q = np.uint64(4 * k - 4)
+    return (np.uint64(64 - 4 * k), (_ALL << q) << np.uint64(4), (_ALL >> q) >> np.uint64(4))
 
 
 @njit(cache=True)
@@ -93,7 +88,6 @@ def forward_kernel(n, bound, target, prefix, split_depth, cap):
       nodes   nodes[l] = choice points reached after l choices (leaves included)
       paths   paths[:npaths] = choice prefixes of length split_depth (split only)
     """
-    sh, keep, rkeep = _flip_tables()
     # each deck is two words and their nibble reversals: D holds value-1 for a known
     # card and j-1 for the placeholder -j; K has nibble 15 where the card is known.
     d_at = np.zeros(n + 1, np.uint64)
@@ -163,7 +157,7 @@ def forward_kernel(n, bound, target, prefix, split_depth, cap):
             k = v
             t = fixed_at[level]
             while k > 1:
-                s, kp, rkp = sh[k], keep[k], rkeep[k]
+                s, kp, rkp = _masks(k)
                 D, RD = (RD >> s) | (D & kp), (D << s) | (RD & rkp)
                 c += 1
                 if k == t:
@@ -187,7 +181,7 @@ def forward_kernel(n, bound, target, prefix, split_depth, cap):
         # play v, then on while the top card is known
         k = v
         while True:
-            s, kp, rkp = sh[k], keep[k], rkeep[k]
+            s, kp, rkp = _masks(k)
             D, RD = (RD >> s) | (D & kp), (D << s) | (RD & rkp)
             K, RK = (RK >> s) | (K & kp), (K << s) | (RK & rkp)
             c += 1
