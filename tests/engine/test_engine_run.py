@@ -235,7 +235,7 @@ def test_progress_shows_tasks_nodes_best_only_on_a_terminal(tasks, monkeypatch):
 
 def test_progress_time_left_counts_only_this_runs_tasks(monkeypatch):
     clock = iter([100.0, 110.0, 110.0])
-    monkeypatch.setattr("puzzlesearch.engine.progress.time.monotonic", lambda: next(clock))
+    monkeypatch.setattr("puzzlesearch.engine.progress.monotonic", lambda: next(clock))
     bar = Progress(total=10, done=4, enabled=False)  # 4 restored from a checkpoint
     bar.advance(nodes=5_000_000)  # 1 task in 10 s -> 5 left take 50 s
     assert bar._stats() == "500.0k nodes/s  0:00:50 left"

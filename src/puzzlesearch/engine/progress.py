@@ -8,7 +8,7 @@ run computed: tasks read back from a checkpoint are shown as done but took no ti
 from __future__ import annotations
 
 import sys
-import time
+from time import monotonic
 from typing import Any
 
 
@@ -34,7 +34,7 @@ class Progress:
         self._computed = 0
         self._nodes = 0
         self._best = ""
-        self._start = time.monotonic()
+        self._start = monotonic()
         self._bar: Any = None
 
     def __enter__(self) -> Progress:
@@ -64,7 +64,7 @@ class Progress:
         return self
 
     def _stats(self) -> str:
-        elapsed = time.monotonic() - self._start
+        elapsed = monotonic() - self._start
         parts = []
         if self._nodes and elapsed > 0:
             parts.append(f"{_si(self._nodes / elapsed)} nodes/s")
