@@ -27,7 +27,7 @@ from numba import njit
 
 from puzzlesearch.shuffle.memory import available_bytes, gib
 from puzzlesearch.shuffle.puzzle import PermPuzzle, parity
-from puzzlesearch.shuffle.ranking import popcount, rank_deck, unrank, unrank_deck
+from puzzlesearch.shuffle.ranking import digits_of, perm_of, popcount, rank_deck, step, unrank_deck
 
 UNSEEN = 255
 MAX_CARDS = 20  # 20! < 2**63: ranks stay machine integers
@@ -73,18 +73,31 @@ def image_ranks(perm, digits, n, moves, reach, fact, compressed, suffix, ranks):
 
 
 @njit(cache=True)
+def locate(idx, last, n, compressed, par, perm, digits):
+    """perm, digits = the deck at idx, stepping the digits from `last` when it is close."""
+    if 0 <= last and idx - last <= 16:
+        for _ in range(idx - last):
+            step(digits, n, compressed)
+    else:
+        digits_of(idx, n, compressed, digits)
+    perm_of(digits, n, compressed, par, perm)
+
+
+@njit(cache=True)
 def top_down(depth, d, n, moves, reach, fact, compressed, par):
     """Mark every unreached image of a deck at distance d with d+1; how many were marked."""
     m = moves.shape[0]
     perm = np.empty(n, dtype=np.int64)
-    digits = np.empty(n, dtype=np.int64)
+    digits = np.zeros(n, dtype=np.int64)
     suffix = np.empty(n + 1, dtype=np.int64)
     ranks = np.empty(m, dtype=np.int64)
     marked = 0
+    last = -1
     for idx in range(depth.shape[0]):
         if depth[idx] != d:
             continue
-        unrank(idx, n, compressed, par, perm, digits)
+        locate(idx, last, n, compressed, par, perm, digits)
+        last = idx
         # all ranks first, then the probes: independent loads the CPU can overlap
         image_ranks(perm, digits, n, moves, reach, fact, compressed, suffix, ranks)
         for j in range(m):
@@ -99,14 +112,16 @@ def bottom_up(depth, d, n, inverse, reach, fact, compressed, par):
     """Mark every unreached deck with a predecessor at distance d with d+1; how many."""
     m = inverse.shape[0]
     perm = np.empty(n, dtype=np.int64)
-    digits = np.empty(n, dtype=np.int64)
+    digits = np.zeros(n, dtype=np.int64)
     suffix = np.empty(n + 1, dtype=np.int64)
     ranks = np.empty(m, dtype=np.int64)
     marked = 0
+    last = -1
     for idx in range(depth.shape[0]):
         if depth[idx] != 255:
             continue
-        unrank(idx, n, compressed, par, perm, digits)
+        locate(idx, last, n, compressed, par, perm, digits)
+        last = idx
         image_ranks(perm, digits, n, inverse, reach, fact, compressed, suffix, ranks)
         for j in range(m):
             if depth[ranks[j]] == d:
@@ -173,7 +188,7 @@ def distances(puzzle: PermPuzzle, start: Sequence[int] | None = None, memory: in
     while frontier and unseen:
         if d + 1 >= UNSEEN:
             raise ValueError("distances beyond 254 do not fit the one-byte array")
-        if unseen < frontier * m:
+        if unseen < frontier:  # both ways cost about the same per deck scanned
             directions.append("b")
             frontier = bottom_up(depth, d, n, inverse, reach, fact, compressed, par)
         else:

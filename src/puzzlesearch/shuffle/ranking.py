@@ -42,31 +42,56 @@ def rank(perm, n, compressed):
 
 
 @njit(cache=True)
-def unrank(index, n, compressed, parity, perm, digits):
-    """perm = the deck with this index; when compressed, the one of the given parity."""
+def digits_of(index, n, compressed, digits):
+    """The Lehmer digits of the deck with this index (mixed radix n, n-1, ..., 1).
+
+    When compressed, digit n-2 (the parity digit) is left for `perm_of` to set.
+    """
     r = index * 2 if compressed else index
     for i in range(n - 1, -1, -1):
         base = n - i
         digits[i] = r % base
         r //= base
+
+
+@njit(cache=True)
+def step(digits, n, compressed):
+    """Advance the digits to the next index: a mixed-radix increment, O(1) on average."""
+    i = n - 3 if compressed else n - 2
+    if i < 0:
+        return
+    digits[i] += 1
+    while digits[i] == n - i and i > 0:
+        digits[i] = 0
+        i -= 1
+        digits[i] += 1
+
+
+@njit(cache=True)
+def perm_of(digits, n, compressed, parity, perm):
+    """The deck with these digits; when compressed, first set the parity digit."""
     if compressed:
         s = 0
         for i in range(n - 2):
             s += digits[i]
         digits[n - 2] = (s + parity) & 1
-    used = 0
+    # cards not used yet, in order: digit d picks the d-th and closes the gap
+    # (shifting a short array beats searching a bitmask: no unpredictable branches)
+    for i in range(n):
+        perm[i] = i
     for i in range(n):
         d = digits[i]
-        # the d-th card (from 0) not used yet
-        c = 0
-        while True:
-            if (used >> c) & 1 == 0:
-                if d == 0:
-                    break
-                d -= 1
-            c += 1
+        c = perm[i + d]
+        for k in range(i + d, i, -1):
+            perm[k] = perm[k - 1]
         perm[i] = c
-        used |= 1 << c
+
+
+@njit(cache=True)
+def unrank(index, n, compressed, parity, perm, digits):
+    """perm = the deck with this index; when compressed, the one of the given parity."""
+    digits_of(index, n, compressed, digits)
+    perm_of(digits, n, compressed, parity, perm)
 
 
 def rank_deck(deck: Sequence[int], compressed: bool = False) -> int:
