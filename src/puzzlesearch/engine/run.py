@@ -58,7 +58,9 @@ def run_tasks(
     """Run ``func(task, shared)`` for every task; return the results in task order.
 
     func must be a module-level function (workers import it by name) when workers > 1 or
-    with a scheduler; tasks, shared and results must be JSON-serialisable. Raises
+    with a scheduler; tasks, shared and results must be JSON-serialisable, and results come
+    back as JSON gives them (lists, string keys). With a scheduler, ``workers`` is ignored:
+    the cluster's threads set how many tasks are in flight. Raises
     ValueError for a checkpoint made for other params, not a checkpoint, or damaged, and
     for a scheduler that cannot be reached; ImportError if a scheduler is given and
     dask.distributed is not installed. On KeyboardInterrupt the workers are stopped, the
@@ -77,11 +79,9 @@ def run_tasks(
         run.bar = Progress(len(tasks), len(tasks) - len(todo), label, progress)
         if best is not None and len(todo) < len(tasks):
             run.bar.set_best(best(run.shared))
-        if not todo:
-            pass
-        elif scheduler is not None:
+        if scheduler is not None and todo:
             _run_dask(func, run, todo, scheduler)
-        elif workers == 1 or len(todo) == 1:
+        elif workers == 1 or len(todo) <= 1:  # also a finished checkpoint: a full bar, no pool
             _run_serial(func, run, todo)
         else:
             _run_local(func, run, todo, min(workers, len(todo)))
