@@ -97,7 +97,8 @@ def count(
         fail(str(e))
     except KeyboardInterrupt:
         if checkpoint:
-            click.echo(f"puzzlesearch: interrupted; the same command resumes from {checkpoint}", err=True)
+            msg = f"puzzlesearch: interrupted; run the same command again to resume from {checkpoint}"
+            click.echo(msg, err=True)
         else:
             click.echo("puzzlesearch: interrupted (add --checkpoint FILE to be able to resume)", err=True)
         sys.exit(130)
