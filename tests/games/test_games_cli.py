@@ -66,6 +66,7 @@ def test_cutting_bad_line_names_it(text, where):
         ("2\n9\n0\n", "line 3"),
         ("2\n9\n1000001\n", "line 3"),
         ("2\n9 10\n", "line 2"),
+        ("2\n9\n1_000\n", "line 3"),
     ],
 )
 def test_digits_bad_line_names_it(text, where):

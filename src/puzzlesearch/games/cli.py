@@ -7,6 +7,7 @@ all input is checked before any answer is printed, so bad input gives one stderr
 
 from __future__ import annotations
 
+import re
 import sys
 
 import click
@@ -26,10 +27,9 @@ def _lines() -> list[tuple[int, str]]:
 
 
 def _int(token: str, lineno: int, what: str, lo: int, hi: int) -> int:
-    try:
-        v = int(token)
-    except ValueError:
+    if not re.fullmatch(r"[+-]?[0-9]+", token):  # int() would also take '1_000' and non-ASCII digits
         fail(f"line {lineno}: {what} must be an integer, got {token!r}")
+    v = int(token)
     if not lo <= v <= hi:
         fail(f"line {lineno}: {what} = {v} is outside {lo}..{hi:,}")
     return v
@@ -133,7 +133,7 @@ def _show(result: tables.TakeBreakValues, as_json: bool, summary: bool, title: s
     if result.rare_mask:
         method = f"{result.rare_heaps:,} rare heaps (values v with parity(v & {result.rare_mask}) = 0)"
     else:
-        method = "plain mex over every move (no rare/common split paid off)"
+        method = "plain mex over every move"
     click.echo(f"largest value {result.max_value}; {method}")
 
 
