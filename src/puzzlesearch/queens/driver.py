@@ -159,6 +159,8 @@ def complete_tasks(n: int, fixed: Mapping[int, int]) -> list[dict]:
         return [{**node, "cols": cols + [c]} for c in range(n) if free >> c & 1]
 
     root = {"n": n, "fixed": fixed_row, "cols": []}
+    if n <= SMALL_N:
+        return [root]
     return split(root, children, _split_target(n))
 
 
