@@ -126,6 +126,7 @@ def takebreak_kernel(digits: np.ndarray, unequal: bool, count: int) -> tuple[np.
     stamp = np.full(VALUE_LIMIT + 1, -1, np.int64)
     hist = np.zeros(VALUE_LIMIT, np.int64)
     rare = np.empty(max(count, 1), np.int32)  # the rare heaps, ascending
+    rare_value = np.empty(max(count, 1), np.int32)  # g[rare[s]], read sequentially
     is_rare = np.zeros(max(count, 1), np.bool_)
     n_rare = 0
     mask = 0  # every value is rare until the first re-choice
@@ -144,6 +145,7 @@ def takebreak_kernel(digits: np.ndarray, unequal: bool, count: int) -> tuple[np.
                     is_rare[a] = _parity(g[a] & mask) == 0
                     if is_rare[a]:
                         rare[n_rare] = a
+                        rare_value[n_rare] = g[a]
                         n_rare += 1
             next_choice *= 2
         for j in range(min(t, n) + 1):
@@ -160,16 +162,19 @@ def takebreak_kernel(digits: np.ndarray, unequal: bool, count: int) -> tuple[np.
                         if not (unequal and 2 * a == m):
                             stamp[g[a] ^ g[m - a]] = n
                     continue
-                for s in range(n_rare):
-                    a = rare[s]
-                    if a >= m:
-                        break
-                    b = m - a
-                    if a == 0 or (unequal and a == b):
-                        continue
-                    if a > b and is_rare[b]:
-                        continue  # both parts rare: the pair was marked at b
-                    stamp[g[a] ^ g[b]] = n
+                # rare[0] is heap 0 (G(0) = 0 is rare for every mask), never a part
+                s = 1
+                while s < n_rare and 2 * rare[s] < m:  # the hot loop: rare part a < m - a
+                    stamp[rare_value[s] ^ g[m - rare[s]]] = n
+                    s += 1
+                if s < n_rare and 2 * rare[s] == m:
+                    if not unequal:
+                        stamp[0] = n
+                    s += 1
+                while s < n_rare and rare[s] < m:  # rare part a > m - a: skip if both are rare
+                    if not is_rare[m - rare[s]]:
+                        stamp[rare_value[s] ^ g[m - rare[s]]] = n
+                    s += 1
         # The mex. A rare candidate x resumes one scan over all splits (cursor ca, co)
         # that marks every value it passes, so later candidates are often already seen.
         ca = 1
@@ -228,6 +233,7 @@ def takebreak_kernel(digits: np.ndarray, unequal: bool, count: int) -> tuple[np.
         if _parity(x & mask) == 0:
             is_rare[n] = True
             rare[n_rare] = n
+            rare_value[n_rare] = x
             n_rare += 1
     stats[1] = mask
     stats[2] = n_rare
