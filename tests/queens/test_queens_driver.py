@@ -130,7 +130,8 @@ def test_attacking_givens_have_no_completion_and_a_note():
     c = driver.count(8, "1:1,3:3")
     assert (c.solutions, c.unique) == (0, 0)
     assert "1:1" in c.note and "3:3" in c.note
-    assert driver.count(8, "2:1,2:5").note  # two queens in one row
+    two = driver.count(8, "2:5,2:1")  # two queens in one row
+    assert two.note and two.fixed == "2:1,2:5"
 
 
 def test_bad_sizes_and_squares_are_refused():

@@ -47,14 +47,15 @@ def _check_n(n: int) -> None:
         fail(str(e))
 
 
-def _check_fixed(fixed: str | None, n: int) -> tuple[dict[int, int], str]:
-    """(given queens 0-based, note if two of them attack each other); bad text -> exit 2."""
+def _check_fixed(fixed: str | None, n: int) -> tuple[list[tuple[int, int]], str]:
+    """(given queens as 0-based squares, note if two of them attack each other); bad text -> exit 2."""
     if fixed is None:
-        return {}, ""
+        return [], ""
     try:
-        return driver.parse_fixed(fixed, n), driver.fixed_conflict(fixed, n)
+        pairs = driver.parse_fixed(fixed, n)
     except ValueError as e:
         fail(str(e))
+    return pairs, driver.conflict(pairs)
 
 
 @queens.command()
@@ -83,11 +84,11 @@ def count(
     _check_n(n)
     if workers is not None and workers < 1:
         fail(f"--workers must be at least 1, got {workers}")
-    given, _ = _check_fixed(fixed, n)
+    _check_fixed(fixed, n)
     try:
         result = driver.count(
             n,
-            fixed if fixed is not None else None,
+            fixed,
             workers=workers,
             scheduler=scheduler,
             checkpoint=checkpoint,
@@ -132,7 +133,7 @@ def show(n: int, fixed: str | None, limit: int, unique: bool, fmt: str, as_json:
         fail(f"--limit must be at least 0 (0 shows all), got {limit}")
     given, note = _check_fixed(fixed, n)
     t0 = time.perf_counter()
-    boards: Iterator[Board] = iter(()) if note else driver.solutions(n, unique=unique, fixed=given)
+    boards: Iterator[Board] = iter(()) if note else driver.solutions(n, unique=unique, fixed=dict(given))
     if limit:
         boards = islice(boards, limit)
     if note:

@@ -59,20 +59,11 @@ def check_n(n: int) -> None:
         raise ValueError(f"-n must be at most {MAX_N} (rows are 64-bit masks), got {n}")
 
 
-def parse_fixed(text: str, n: int) -> dict[int, int]:
-    """'1:3,4:7' (1-based row:column) -> {0: 2, 3: 6}. ValueError when malformed or off the board.
+def parse_fixed(text: str, n: int) -> list[tuple[int, int]]:
+    """'1:3,4:7' (1-based row:column) -> [(0, 2), (3, 6)]. ValueError when malformed or off the board.
 
-    Two queens in one row are kept apart (both end up in the conflict check), so the
-    result maps each row to its first given column and `fixed_conflict` names the clash.
+    Two queens in one row are allowed here (they attack each other: see `conflict`).
     """
-    pairs = _parse_pairs(text, n)
-    fixed: dict[int, int] = {}
-    for r, c in pairs:
-        fixed.setdefault(r, c)
-    return fixed
-
-
-def _parse_pairs(text: str, n: int) -> list[tuple[int, int]]:
     pairs: list[tuple[int, int]] = []
     for item in text.split(","):
         item = item.strip()
@@ -92,9 +83,8 @@ def _parse_pairs(text: str, n: int) -> list[tuple[int, int]]:
     return pairs
 
 
-def fixed_conflict(text: str, n: int) -> str:
-    """'' if the given queens (1-based text) are peaceful, else a note naming two that attack."""
-    pairs = _parse_pairs(text, n)
+def conflict(pairs: list[tuple[int, int]]) -> str:
+    """'' if the given queens (0-based squares) are peaceful, else a note naming two that attack."""
     for i, (r1, c1) in enumerate(pairs):
         for r2, c2 in pairs[i + 1 :]:
             if attacks(r1, c1, r2, c2):
@@ -102,8 +92,9 @@ def fixed_conflict(text: str, n: int) -> str:
     return ""
 
 
-def format_fixed(fixed: Mapping[int, int]) -> str:
-    return ",".join(f"{r + 1}:{c + 1}" for r, c in sorted(fixed.items()))
+def format_fixed(pairs: list[tuple[int, int]]) -> str:
+    """0-based squares -> the command line's 1-based 'row:col,...', in row order."""
+    return ",".join(f"{r + 1}:{c + 1}" for r, c in sorted(pairs))
 
 
 # --- tasks ---------------------------------------------------------------------------------------
@@ -228,31 +219,24 @@ def count(
     """
     t0 = time.perf_counter()
     check_n(n)
-    note = ""
     if isinstance(fixed, str):
-        note = fixed_conflict(fixed, n)
-        fixed = parse_fixed(fixed, n)
-    fixed = dict(fixed or {})
-    _fixed_array(n, fixed)
-    if fixed and not note:
-        items = sorted(fixed.items())
-        for i, (r1, c1) in enumerate(items):
-            for r2, c2 in items[i + 1 :]:
-                if attacks(r1, c1, r2, c2):
-                    note = f"the given queens {r1 + 1}:{c1 + 1} and {r2 + 1}:{c2 + 1} attack each other"
-                    break
-            if note:
-                break
+        pairs = parse_fixed(fixed, n)
+    else:
+        pairs = sorted((fixed or {}).items())
+        _fixed_array(n, dict(pairs))
+    given = format_fixed(pairs)
+    note = conflict(pairs)
+    if note:
+        return Count(n, 0, 0, given, "complete", 0, 0, time.perf_counter() - t0, note)
+    fixed = dict(pairs)
     label = f"queens n={n}"
     if workers is None and scheduler is None and n <= SMALL_N:
         workers = 1
-    if note:
-        return Count(n, 0, 0, format_fixed(fixed), "complete", 0, 0, time.perf_counter() - t0, note)
     run = dict(workers=workers, scheduler=scheduler, checkpoint=checkpoint, progress=progress, label=label)
     if fixed or n < 4:
         warm_up("complete")
         tasks = complete_tasks(n, fixed)
-        params = {"puzzle": "queens", "n": n, "fixed": format_fixed(fixed), "method": "complete"}
+        params = {"puzzle": "queens", "n": n, "fixed": given, "method": "complete"}
         results = run_tasks(complete_task, tasks, params=params, nodes=lambda r: r[0], **run)
         units = sum(r[2] for r in results)
         if units % complete.CLASS_UNIT:
@@ -261,7 +245,7 @@ def count(
             n,
             sum(r[1] for r in results),
             units // complete.CLASS_UNIT,
-            format_fixed(fixed),
+            given,
             "complete",
             sum(r[0] for r in results),
             len(tasks),
