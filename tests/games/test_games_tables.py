@@ -107,6 +107,13 @@ def test_dawsons_chess_0137_is_dawsons_kayles_shifted_by_one():
     assert (a == b[1:]).all()
 
 
+@pytest.mark.parametrize("entry", DATA["octal_periods_oeis"]["games"], ids=lambda e: e["code"])
+def test_octal_periods_and_last_exceptions_match_published(entry):
+    p, last = entry["period"], entry["last_exception"]
+    r = octal_values(entry["code"], 2 * (last + 1) + 2 * p + 10)
+    assert (r.period, r.preperiod) == (p, last + 1)
+
+
 def test_period_not_claimed_before_the_theorem_proves_it():
     # Kayles needs values through n = 2*71 + 12 + 2 (+12 to compare) before it is proven
     assert octal_values("0.77", 100).period is None
