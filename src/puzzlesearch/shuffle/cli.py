@@ -124,7 +124,7 @@ def _plot(result: fullbfs.Census, filename: str) -> None:
     fig, ax = plt.subplots(figsize=(7, 4))
     ax.bar(range(len(result.histogram)), result.histogram, color="#4477aa")
     ax.set_yscale("log")
-    ax.set_xlabel("distance from the sorted deck (moves)")
+    ax.set_xlabel("moves from the sorted start")
     ax.set_ylabel("decks")
     ax.set_title(f"{result.puzzle}: {result.states:,} decks, diameter {result.diameter}")
     fig.tight_layout()
@@ -136,7 +136,8 @@ def _plot(result: fullbfs.Census, filename: str) -> None:
         plt.close(fig)
 
 
-def _report_census(result: fullbfs.Census, head: dict, plot: str | None, verbose: bool, as_json: bool) -> int:
+def _report_census(result: fullbfs.Census, head: dict, plot: str | None, verbose: bool, as_json: bool,
+                   noun: str = "decks") -> int:
     if plot:
         _plot(result, plot)
     if as_json:
@@ -145,8 +146,8 @@ def _report_census(result: fullbfs.Census, head: dict, plot: str | None, verbose
     size = len(result.start)
     every = factorial(size)
     share = {every: f"all {size}!", every // 2: f"the even half of {size}!"}.get(result.states, f"of {size}!")
-    click.echo(f"{result.puzzle}: {result.states:,} decks reachable ({share}), diameter {result.diameter}")
-    click.echo("distance  decks")
+    click.echo(f"{result.puzzle}: {result.states:,} {noun} reachable ({share}), diameter {result.diameter}")
+    click.echo(f"distance  {noun}")
     for d, c in enumerate(result.histogram):
         click.echo(f"{d:8}  {c:,}")
     shown = len(result.farthest)
@@ -155,7 +156,7 @@ def _report_census(result: fullbfs.Census, head: dict, plot: str | None, verbose
     for deck in result.farthest:
         click.echo(f"  {_cards(deck)}")
     if verbose:
-        click.echo(f"{result.indexed:,} decks indexed in {gib(result.bytes)}; "
+        click.echo(f"{result.indexed:,} {noun} indexed in {gib(result.bytes)}; "
                    f"layers {result.directions} (t top-down, b bottom-up); {result.seconds:.2f} s")
     return 0
 
@@ -242,7 +243,7 @@ def pancake_god(n, plot, show, memory, quiet, verbose, as_json) -> int:
         fail(f"-n must be at least 1, got {n}")
     result = _run(fullbfs.census, puzzle.pancake_puzzle(n), show=show, memory=_budget(memory),
                   progress=_progress(quiet))
-    return _report_census(result, {"n": n}, plot, verbose, as_json)
+    return _report_census(result, {"n": n}, plot, verbose, as_json, "stacks")
 
 
 __all__ = ["pancake", "rules", "shuffle"]

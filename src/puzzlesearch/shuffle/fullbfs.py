@@ -8,9 +8,13 @@ Layer d+1 is found from layer d in one of two ways (Beamer's direction-optimisin
 * bottom-up: scan for unreached decks, apply the inverse moves, and mark the deck as
   soon as one of its predecessors is at distance d.
 
-Bottom-up wins once the unreached decks are fewer than the frontier's images, which
-for these puzzles is the last few (largest) layers. Both are a linear scan plus random
-probes into the byte array; the numba kernels below are that loop and nothing else.
+Each deck handled costs one unranking and m rankings either way, so bottom-up is used
+once the unreached decks are fewer than the frontier: for these puzzles, the last two
+or three layers. Both are a linear scan plus random probes into the byte array. The
+scan steps the Lehmer digits of consecutive frontier decks instead of unranking each,
+and a move that leaves the bottom cards in place leaves their digits alone too, so only
+the top digits are recomputed. (Korf 2008 for BFS over permutation ranks; Beamer,
+Asanovic and Patterson 2012 for the direction switch.)
 The array is the whole memory cost, so it is estimated and checked against the
 available memory before it is allocated.
 """
@@ -176,7 +180,6 @@ def distances(puzzle: PermPuzzle, start: Sequence[int] | None = None, memory: in
     par = parity(start)
     moves = np.array(puzzle.moves, dtype=np.int64).reshape(-1, n)
     inverse = np.array(puzzle.inverse_moves(), dtype=np.int64).reshape(-1, n)
-    m = len(puzzle.moves)
     # first position from which each move leaves the deck alone (same for its inverse)
     reach = np.array([max((i + 1 for i in range(n) if mv[i] != i), default=0) for mv in puzzle.moves],
                      dtype=np.int64)
