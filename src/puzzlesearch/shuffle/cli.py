@@ -97,7 +97,7 @@ def _report_path(path: bidir.Path, p: puzzle.PermPuzzle, head: dict, verbose: bo
     if path.moves < 0:
         click.echo(f"{p.name}: {_cards(path.goal)} cannot be reached from {_cards(path.start)}")
         return 0
-    click.echo(f"{p.name}: {path.moves} {what}")
+    click.echo(f"{p.name}: {path.moves} {what if path.moves != 1 else what[:-1]}")
     click.echo(f"k: {_cards(path.sequence) or '(none)'}")
     if path.paths is not None:
         click.echo(f"shortest sequences: {path.paths:,}")
