@@ -14,25 +14,25 @@ Only one board of each symmetry class is searched, and it is classified on the s
   reflection keeps the corner; of a board and its transpose only the one whose row-1
   queen (column ``bound1``) lies left of the row of the column-1 queen is searched:
   rows ``1 .. bound1-1`` may not use column 1.
-* **Side** (row 0's queen at column ``bound1``, ``1 <= bound1 < n-1-bound1``, and no
-  queen in any corner). Rows above ``bound1`` and below ``bound2 = n-1-bound1`` may not
-  use the two edge columns, the last row may not use columns ``< bound1`` nor
-  ``> bound2``, and row ``bound2`` must see an edge column used or take one: together
-  these make row 0's queen the one nearest a corner among the four edge queens, which
-  the reflections and rotations move to the top-left. Each complete board is then
-  compared with its 90, 180 and 270 degree rotations read in the same orientation: a
-  board larger than one of them is not the representative and is dropped; one equal to
-  its 90-degree rotation is a class of 2, equal to its 180-degree rotation a class of 4,
-  otherwise a class of 8.
+* **Side** (row 0's queen at column ``bound1``, ``1 <= bound1 < bound2 = n-1-bound1``,
+  no queen in a corner). Of the four queens on the edges of the board, row 0's must be
+  nearest to a corner: the queens of the two edge columns stand in rows ``bound1 ..
+  bound2`` (rows above ``bound1`` may not use those columns, and by row ``bound2`` both
+  must be taken), and the last row's queen in a column ``bound1 .. bound2``. Boards that
+  tie are settled when complete: each is compared with its 90, 180 and 270 degree
+  rotations read in the same orientation; a board larger than one of them is not the
+  representative and is dropped, one equal to its 90-degree rotation is a class of 2,
+  equal to its 180-degree rotation a class of 4, otherwise a class of 8.
 
-So ``unique = c8 + c4 + c2`` and ``total = 8*c8 + 4*c4 + 2*c2``. The kernels take a
-starting prefix of rows so that the search can be split into independent tasks, and
-(with ``split_row``) can list those prefixes instead of searching below them: the split
-and the search apply the same pruning because they are the same code.
+So ``unique = c8 + c4 + c2`` and ``total = 8*c8 + 4*c4 + 2*c2``. The kernels start from a
+prefix of placed rows, so that the search splits into independent tasks; ``split_kernel``
+lists the prefixes a few rows down with the same row rules (``_corner_free``,
+``_side_free``) the counting kernels apply.
 
 Invariants of the explicit stack: ``cand[y]`` holds the columns of row ``y`` still to be
 tried; ``left[y], down[y], right[y]`` are the attacks entering row ``y``; ``board[y]`` is
-the bit of row ``y``'s queen for ``y`` below the current row.
+the bit of row ``y``'s queen for the rows above the current one. Row indices are
+unsigned, so that numba does not test them for negative (wrap-around) indexing.
 """
 
 from __future__ import annotations
@@ -206,11 +206,9 @@ def corner_kernel(n, bound1, prefix):
             # the last row has at most one free column: a solution, no push needed
             c8 += 1
             continue
-        if z < b1:
-            # rows above bound1 may not use column 1
-            free &= ~np.int64(2)
-            if free == 0:
-                continue
+        free = _corner_free(free, z, b1)
+        if free == 0:
+            continue
         y = z
         left[y] = lf
         down[y] = dn
