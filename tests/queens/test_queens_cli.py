@@ -1,5 +1,7 @@
 """`puzzlesearch queens count|show`: output, JSON, formats and bad input."""
 
+import pytest
+
 from conftest import assert_bad_input, load_data, run_cli
 from puzzlesearch.queens import rules
 
@@ -104,3 +106,20 @@ def test_not_a_checkpoint_is_bad_input(tmp_path):
 
 def test_unreachable_scheduler_is_bad_input():
     assert_bad_input(run_cli("queens", "count", "-n", "8", "--scheduler", "tcp://127.0.0.1:9"))
+
+
+def test_a_dask_cluster_counts_the_same(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
+                                  dashboard_address=":0", host="127.0.0.1") as cluster:
+        r = run_cli("queens", "count", "-n", "13", "--scheduler", cluster.scheduler_address, "--json")
+        assert r.code == 0, r.err
+        assert (r.json()["solutions"], r.json()["unique"]) == (TOTAL[13], UNIQUE[13])
+        # a checkpoint started on local workers is finished on the cluster
+        path = tmp_path / "q.ckpt"
+        run_cli("queens", "count", "-n", "13", "--fixed", "1:2", "--workers", "2", "--checkpoint", path)
+        r = run_cli("queens", "count", "-n", "13", "--fixed", "1:2", "--scheduler", cluster.scheduler_address,
+                    "--checkpoint", path, "--json")
+        assert r.code == 0, r.err
+    expected = run_cli("queens", "count", "-n", "13", "--fixed", "1:2", "--workers", "1", "--json").json()
+    assert (r.json()["solutions"], r.json()["unique"]) == (expected["solutions"], expected["unique"])
