@@ -118,3 +118,12 @@ def load():
     from conftest import load_data
 
     return load_data("games")
+
+
+def test_module_example_runs():
+    import doctest
+
+    import puzzlesearch.games.impartial as module
+
+    result = doctest.testmod(module)
+    assert result.attempted > 0 and result.failed == 0
