@@ -84,7 +84,7 @@ def main() -> None:
             "answer": int(answer),
             "seconds": round(r["seconds"], 3),
             "cpu seconds": round(float(cpu), 3),
-            "states": states,
+            "states": states or "",
             "states/s": int(states / r["seconds"]) if states else "",
             "peak MiB": round(r["peak_mib"]),
             "target s": target if target is not None else "",
