@@ -123,7 +123,7 @@ def load():
 def test_module_example_runs():
     import doctest
 
-    import puzzlesearch.games.impartial as module
+    import puzzlesearch.games.general as module
 
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0

@@ -5,7 +5,7 @@ moves (sums of independent games included); ``tables`` computes the built-in gam
 (cutting game, Cow Digit Game, popcount game, octal games, Grundy's game) with numba.
 """
 
-from .impartial import ImpartialGame, Sum, impartial, mex
+from .general import ImpartialGame, Sum, impartial, mex
 from .rules import OctalCode, parse_octal
 from .tables import (
     PopcountValues,

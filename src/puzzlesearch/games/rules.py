@@ -1,7 +1,7 @@
 """The built-in games in plain Python: each one's moves, as the statement gives them.
 
 These option functions are the reference the numba kernels are checked against (via
-the general engine in ``impartial.py``); they favour being obviously right over speed.
+the general engine in ``general.py``); they favour being obviously right over speed.
 
 - Cutting game (POJ 2311): a W×H sheet of grid paper; a move cuts one piece along a
   grid line into two; whoever first cuts out a 1×1 piece wins. A move that leaves a
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import combinations_with_replacement
 
-from .impartial import Sum
+from .general import Sum
 
 # ---------------------------------------------------------------- cutting game (POJ 2311)
 
