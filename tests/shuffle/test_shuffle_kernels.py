@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import itertools
 import random
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 
-from puzzlesearch.shuffle import packed, puzzle, ranking
+from puzzlesearch.shuffle import packed, puzzle, ranking, words
 
 
 def _random_puzzles():
@@ -101,3 +103,40 @@ def test_compressed_rank_indexes_one_parity(n):
             seen.add(i)
             assert ranking.unrank_deck(i, n, True, par) == tuple(c + 1 for c in p)
         assert seen == set(range(len(seen))) and len(seen) == len(list(itertools.permutations(range(n)))) // 2
+
+
+@pytest.mark.parametrize("p", list(_random_puzzles()), ids=lambda p: p.name)
+def test_numpy_words_match_kernels(p):
+    rng = random.Random(p.size + 1)
+    decks = [rng.sample(range(1, p.size + 1), p.size) for _ in range(40)]
+    states = np.array([words.pack(d) for d in decks], dtype=np.uint64)
+    moves = words.segments(p.moves)
+    m = len(p.moves)
+    out = np.empty(len(states) * m, dtype=np.uint64)
+    packed.expand(states, 0, len(states), *moves, out)
+    # kernels: deck-major; numpy: move-major
+    assert sorted(words.images(states, moves)) == sorted(out)
+    assert words.apply_one(int(states[3]), moves, 1) == out[3 * m + 1]
+    t = words.pack(decks[0])
+    inv = np.empty(len(states), dtype=np.uint64)
+    packed.then_inverse_all(states, np.uint64(t), p.size, inv)
+    assert list(words.inverted(states, t, p.size)) == list(inv)
+    want = packed.inverse_then(states[5], np.uint64(t), p.size)
+    assert words.inverse_then(int(states[5]), t, p.size) == want
+
+
+def test_numpy_set_operations():
+    a = np.array([1, 3, 3, 5, 7, 9, 9, 11], dtype=np.uint64)
+    u = words.unique(a)
+    assert list(u) == [1, 3, 5, 7, 9, 11]
+    layer = np.array([0, 3, 4, 9, 20], dtype=np.uint64)
+    assert list(u[words.members(u, layer)]) == [3, 9]
+    assert not words.members(u, np.empty(0, dtype=np.uint64)).any()
+
+
+def test_small_solves_never_start_the_jit():
+    code = ("import sys; from puzzlesearch import shuffle; "
+            "assert shuffle.solve(5).moves == 12; assert shuffle.solve_pancakes([3, 1, 2, 5, 4]).moves == 4; "
+            "print('numba' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"

@@ -11,7 +11,7 @@ import pytest
 
 from conftest import load_data
 from puzzlesearch import shuffle
-from puzzlesearch.shuffle import fullbfs, puzzle, ranking, rules
+from puzzlesearch.shuffle import bidir, fullbfs, puzzle, ranking, rules
 from puzzlesearch.shuffle.bidir import shortest_path
 
 REF = load_data("shuffle")
@@ -56,6 +56,16 @@ def test_count_paths_matches_plain_bfs(deck, block):
     start, goal = tuple(range(1, deck + 1)), tuple(range(deck, 0, -1))
     path = shortest_path(p, start, goal, count_paths=True)
     assert (path.moves, path.paths) == _plain_counts(p, start, goal)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_kernel_path_agrees_with_numpy_path(n, monkeypatch):
+    small = shuffle.solve(n, count_paths=True)
+    monkeypatch.setattr(bidir, "SMALL", 0)  # every layer through the numba kernels
+    big = shuffle.solve(n, count_paths=True)
+    assert (big.moves, big.paths, big.layers) == (small.moves, small.paths, small.layers)
+    start = tuple(range(1, 2 * n + 1))
+    assert rules.play_shuffles(start, big.sequence, n) == start[::-1]
 
 
 def test_pancake_paths_from_any_stack():

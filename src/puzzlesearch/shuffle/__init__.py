@@ -10,10 +10,22 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from puzzlesearch.shuffle.bidir import Path, shortest_path
-from puzzlesearch.shuffle.fullbfs import Census, census
 from puzzlesearch.shuffle.puzzle import PermPuzzle, block_shuffle_puzzle, check_deck, pancake_puzzle
+
+if TYPE_CHECKING:
+    from puzzlesearch.shuffle.fullbfs import Census
+
+
+def __getattr__(name: str):
+    # the full BFS needs numba; importing it only when asked keeps small solves JIT-free
+    if name in ("Census", "census"):
+        from puzzlesearch.shuffle import fullbfs
+
+        return getattr(fullbfs, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "Census", "Path", "PermPuzzle", "block_shuffle_puzzle", "census", "god", "pancake_god",
@@ -44,10 +56,14 @@ def solve_pancakes(stack: Sequence[int], count_paths: bool = False, memory: int 
 def god(n: int | None = None, deck: int | None = None, block: int | None = None, show: int = 10,
         memory: int | None = None) -> Census:
     """Full BFS of the block shuffle from the sorted deck."""
+    from puzzlesearch.shuffle.fullbfs import census
+
     puzzle = block_shuffle_puzzle(2 * n, n) if n is not None else block_shuffle_puzzle(deck, block)
     return census(puzzle, show=show, memory=memory)
 
 
 def pancake_god(n: int, show: int = 10, memory: int | None = None) -> Census:
     """Full BFS of n pancakes from the sorted stack; the diameter is the pancake number p(n)."""
+    from puzzlesearch.shuffle.fullbfs import census
+
     return census(pancake_puzzle(n), show=show, memory=memory)

@@ -28,11 +28,19 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from puzzlesearch.shuffle import packed
+from puzzlesearch.shuffle import words
 from puzzlesearch.shuffle.memory import available_bytes, gib
 from puzzlesearch.shuffle.puzzle import MAX_PACKED, PermPuzzle, parity
 
 CHUNK = 1 << 23  # images made, sorted and checked at a time
+SMALL = 1 << 16  # up to this many images, numpy (words.py) instead of the kernels (packed.py)
+
+
+def _kernels():
+    """The numba kernels, imported only when a layer outgrows numpy (starting the JIT costs ~0.5 s)."""
+    from puzzlesearch.shuffle import packed
+
+    return packed
 
 
 @dataclass(frozen=True)
@@ -52,10 +60,24 @@ class Path:
 
 def _backward(layer: np.ndarray, t: np.uint64, size: int) -> np.ndarray:
     """The backward layer t . w^-1 (w in layer), sorted."""
+    if len(layer) <= SMALL:
+        return np.sort(words.inverted(layer, t, size))
     out = np.empty(len(layer), dtype=np.uint64)
-    packed.then_inverse_all(layer, t, size, out)
+    _kernels().then_inverse_all(layer, t, size, out)
     out.sort()
     return out
+
+
+def _grow_small(layers: list[np.ndarray], back: np.ndarray,
+                moves: tuple) -> tuple[np.ndarray | None, np.ndarray]:
+    """`_grow` for a small last layer, with numpy."""
+    cand = words.unique(np.sort(words.images(layers[-1], moves)))
+    hit = words.members(cand, back)
+    if hit.any():
+        return None, cand[hit]
+    for layer in layers:
+        cand = cand[~words.members(cand, layer)]
+    return cand, np.empty(0, dtype=np.uint64)
 
 
 def _check_memory(need: float, budget: int, what: str) -> None:
@@ -73,6 +95,9 @@ def _grow(layers: list[np.ndarray], back: np.ndarray, moves: tuple, budget: int,
     """
     frontier = layers[-1]
     m = moves[0].shape[0]
+    if len(frontier) * m <= SMALL:
+        return _grow_small(layers, back, moves)
+    packed = _kernels()
     step = max(1, CHUNK // m)
     bound = len(frontier) * m
     chunk = min(len(frontier), step) * m
@@ -114,13 +139,12 @@ def _grow(layers: list[np.ndarray], back: np.ndarray, moves: tuple, budget: int,
 def _walk_forward(x: int, layers: list[np.ndarray], inverse: tuple) -> list[int]:
     """Moves from the start to x, x one move beyond the last of `layers`."""
     out = []
-    cur = np.uint64(x)
     for layer in reversed(layers):
         for j in range(len(inverse[3])):
-            y = np.uint64(packed.apply_move(cur, *inverse, j))
-            if packed.find(layer, y) >= 0:
+            y = words.apply_one(x, inverse, j)
+            if words.members(np.array([y], dtype=np.uint64), layer)[0]:
                 out.append(j)
-                cur = y
+                x = y
                 break
         else:  # pragma: no cover - would mean the layers are inconsistent
             raise AssertionError("broken layer chain")
@@ -130,13 +154,12 @@ def _walk_forward(x: int, layers: list[np.ndarray], inverse: tuple) -> list[int]
 def _walk_backward(x: int, layers: list[np.ndarray], t: np.uint64, size: int, moves: tuple) -> list[int]:
     """Moves from x to t, x one move before backward layer len(layers)-1: y there iff y^-1 t in layers."""
     out = []
-    cur = np.uint64(x)
     for layer in reversed(layers):
         for j in range(len(moves[3])):
-            y = np.uint64(packed.apply_move(cur, *moves, j))
-            if packed.find(layer, np.uint64(packed.inverse_then(y, t, size))) >= 0:
+            y = words.apply_one(x, moves, j)
+            if words.members(np.array([words.inverse_then(y, t, size)], dtype=np.uint64), layer)[0]:
                 out.append(j)
-                cur = y
+                x = y
                 break
         else:  # pragma: no cover
             raise AssertionError("broken backward chain")
@@ -145,6 +168,7 @@ def _walk_backward(x: int, layers: list[np.ndarray], t: np.uint64, size: int, mo
 
 def _layer_counts(layers: list[np.ndarray], inverse: tuple) -> list[np.ndarray]:
     """Shortest-path counts from the start for every deck of every layer."""
+    packed = _kernels()
     counts = [np.ones(1, dtype=np.uint64)]
     for i in range(1, len(layers)):
         c = np.empty(len(layers[i]), dtype=np.uint64)
@@ -173,10 +197,10 @@ def shortest_path(puzzle: PermPuzzle, start: Sequence[int], goal: Sequence[int],
     budget = available_bytes() if memory is None else memory
     where = {card: i for i, card in enumerate(start)}
     target = tuple(where[card] + 1 for card in goal)  # start^-1 . goal
-    t = np.uint64(packed.pack(target))
-    moves = packed.segments(puzzle.moves)
-    inverse = packed.segments(puzzle.inverse_moves())
-    layers = [np.array([packed.pack(range(1, size + 1))], dtype=np.uint64)]
+    t = np.uint64(words.pack(target))
+    moves = words.segments(puzzle.moves)
+    inverse = words.segments(puzzle.inverse_moves())
+    layers = [np.array([words.pack(range(1, size + 1))], dtype=np.uint64)]
 
     def result(moves: int, seq: Sequence[int], paths: int | None) -> Path:
         return Path(puzzle.name, start, goal, moves, tuple(puzzle.labels[j] for j in seq), paths,
@@ -200,16 +224,15 @@ def shortest_path(puzzle: PermPuzzle, start: Sequence[int], goal: Sequence[int],
         if progress is not None:
             progress(len(layers) - 1, len(new))
         back = _backward(new, t, size)
-        hits = np.empty(min(len(new), len(back)), dtype=np.uint64)
-        k = packed.common(new, len(new), back, hits)
-        if k:  # L = 2a
-            meet = hits[:k]
+        meet = new[words.members(new, back)]
+        if len(meet):  # L = 2a
             fa = fb = len(layers) - 1
             break
     x = int(meet[0])
     seq = _walk_forward(x, layers[:fa], inverse) + _walk_backward(x, layers[:fb], t, size, moves)
     paths = None
     if count_paths:
+        packed = _kernels()
         counts = _layer_counts(layers, inverse)
         if fa == len(layers):
             c_head = np.empty(len(meet), dtype=np.uint64)

@@ -6,12 +6,16 @@ import re
 import sys
 from dataclasses import asdict
 from math import factorial
+from typing import TYPE_CHECKING
 
 import click
 
 from puzzlesearch.cli import emit_json, fail
-from puzzlesearch.shuffle import bidir, fullbfs, puzzle, rules
+from puzzlesearch.shuffle import bidir, puzzle, rules
 from puzzlesearch.shuffle.memory import gib
+
+if TYPE_CHECKING:
+    from puzzlesearch.shuffle.fullbfs import Census
 
 
 def _json_flag(f):
@@ -113,7 +117,7 @@ def _report_path(path: bidir.Path, p: puzzle.PermPuzzle, head: dict, verbose: bo
     return 0
 
 
-def _plot(result: fullbfs.Census, filename: str) -> None:
+def _plot(result: Census, filename: str) -> None:
     try:
         import matplotlib
     except ImportError:
@@ -136,7 +140,7 @@ def _plot(result: fullbfs.Census, filename: str) -> None:
         plt.close(fig)
 
 
-def _report_census(result: fullbfs.Census, head: dict, plot: str | None, verbose: bool, as_json: bool,
+def _report_census(result: Census, head: dict, plot: str | None, verbose: bool, as_json: bool,
                    noun: str = "decks") -> int:
     if plot:
         _plot(result, plot)
@@ -200,6 +204,8 @@ def solve(n, deck, block, start, goal, count_paths, memory, quiet, verbose, as_j
 @_json_flag
 def shuffle_god(n, deck, block, plot, show, memory, quiet, verbose, as_json) -> int:
     """Every deck reachable from the sorted one: distance histogram, diameter, farthest decks."""
+    from puzzlesearch.shuffle import fullbfs  # numba: only for god mode
+
     p, head = _block_puzzle(n, deck, block)
     result = _run(fullbfs.census, p, show=show, memory=_budget(memory), progress=_progress(quiet))
     return _report_census(result, head, plot, verbose, as_json)
@@ -241,6 +247,8 @@ def pancake_god(n, plot, show, memory, quiet, verbose, as_json) -> int:
     """Every stack of n pancakes: the diameter is the pancake number p(n)."""
     if n < 1:
         fail(f"-n must be at least 1, got {n}")
+    from puzzlesearch.shuffle import fullbfs  # numba: only for god mode
+
     result = _run(fullbfs.census, puzzle.pancake_puzzle(n), show=show, memory=_budget(memory),
                   progress=_progress(quiet))
     return _report_census(result, {"n": n}, plot, verbose, as_json, "stacks")

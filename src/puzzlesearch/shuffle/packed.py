@@ -1,72 +1,18 @@
-"""Kernels on decks packed 4 bits a card into one 64-bit word (up to 16 cards).
+"""Numba kernels on decks packed 4 bits a card into one 64-bit word (up to 16 cards).
 
-Card c sits in nibble i when it is at position i (stored as c - 1). A move is then a
-few shifts and masks instead of a loop over cards: its position permutation is cut into
-*segments*, maximal runs of positions copied in order (``dst+t <- src+t``) or in reverse
-order. A reversed run is read from the nibble-reversed word, where it is an ordinary run.
-A block move has at most three segments and a pancake flip two, whatever the deck size.
-
-Sets of decks are sorted uint64 arrays: membership is a merge or a galloping search,
-duplicates go by sorting. The kernels take arrays and ints and return ints.
+The word layout and the runs a move is cut into are described in `words`. Sets of decks
+are sorted uint64 arrays: membership is a merge or a galloping search, duplicates go by
+sorting. The kernels take arrays and ints and return ints.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 from numba import njit
 
-MASK = np.array([(1 << (4 * t)) - 1 for t in range(16)] + [(1 << 64) - 1], dtype=np.uint64)
+from puzzlesearch.shuffle.words import MASK, pack, segments, unpack
 
-
-def pack(deck: Sequence[int]) -> int:
-    """The deck of cards 1..D (top first) as one integer, 4 bits a card."""
-    word = 0
-    for i, card in enumerate(deck):
-        word |= (card - 1) << (4 * i)
-    return word
-
-
-def unpack(word: int, size: int) -> tuple[int, ...]:
-    return tuple(((int(word) >> (4 * i)) & 15) + 1 for i in range(size))
-
-
-def segments(moves: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Each move as runs: arrays (shift, dst, mask, reversed bits), one row per move.
-
-    Run s of move j copies ``(w >> shift[j, s]) & mask[j, s]`` to bit ``dst[j, s]``, w being
-    the word, or the nibble-reversed word if bit s of reversed[j] is set. Rows are padded
-    with empty runs (mask 0) so every move has the same number of runs, at least three:
-    block moves and flips need no more, and `apply_move` has an unrolled path for three.
-    """
-    runs = []
-    for perm in moves:
-        size = len(perm)
-        row, i = [], 0
-        while i < size:
-            length = 1
-            while i + length < size and perm[i + length] == perm[i] + length:
-                length += 1
-            if length == 1:
-                while i + length < size and perm[i + length] == perm[i] - length:
-                    length += 1
-            if length > 1 and perm[i + 1] == perm[i] - 1:
-                row.append((i, 15 - perm[i], length, 1))
-            else:
-                row.append((i, perm[i], length, 0))
-            i += length
-        runs.append(row)
-    m, width = len(moves), max(3, max((len(r) for r in runs), default=1))
-    shift = np.zeros((m, width), dtype=np.uint64)
-    dst = np.zeros((m, width), dtype=np.uint64)
-    mask = np.zeros((m, width), dtype=np.uint64)
-    rev = np.zeros(m, dtype=np.uint64)
-    for j, row in enumerate(runs):
-        for s, (d, src, length, backwards) in enumerate(row):
-            shift[j, s], dst[j, s], mask[j, s] = 4 * src, 4 * d, MASK[length]
-            rev[j] |= np.uint64(backwards << s)
-    return shift, dst, mask, rev
+__all__ = ["MASK", "pack", "segments", "unpack"]  # shared with words.py; and the kernels below
 
 
 @njit(cache=True)
