@@ -205,3 +205,16 @@ def test_popcount_values_for_all_64_bits():
     assert v[64] > 1 << 20  # beyond any fixed 2^20 table
     assert all(v[k] <= popcount_value_bound(7, k) for k in range(65))
     assert popcount_values(1, 64).values == tuple(range(65))
+
+
+def test_values_computed_in_ranges_equal_one_pass():
+    # octal_values splits long runs into ranges (for the progress bar); the state carries over
+    digits = np.array(parse_octal("0.77").digits, np.int64)
+    one_pass, _ = kernels.takebreak_kernel(digits, False, 300_000)
+    assert (octal_values("0.77", 300_000).values == one_pass).all()
+    st = kernels.TakeBreakState(6000)
+    bounds = [0, 1, 255, 256, 257, 1000, 1024, 4097, 6000]
+    for start, end in zip(bounds, bounds[1:], strict=False):
+        kernels.takebreak_range(np.array([4], np.int64), True, start, end, st.g, st.stamp, st.hist, st.rare,
+                                st.rare_value, st.is_rare, st.scalars, st.stats)
+    assert (st.g == kernels.takebreak_naive_kernel(np.array([4], np.int64), True, 6000)).all()

@@ -143,7 +143,8 @@ def _show(result: tables.TakeBreakValues, as_json: bool, summary: bool, title: s
               help="Number of heap sizes: values of heaps 0..N-1.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--summary", is_flag=True, help="Only the summary lines, not the values.")
-def octal(code: str, count: int, as_json: bool, summary: bool) -> None:
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar on stderr.")
+def octal(code: str, count: int, as_json: bool, summary: bool, quiet: bool) -> None:
     """Octal game CODE (0.77 Kayles, 0.07 Dawson's Kayles, 0.137, 4.07, ...): values and period.
 
     Digit d_j of d0.d1d2... is for removing j tokens: +1 may take the whole heap, +2 may
@@ -155,7 +156,7 @@ def octal(code: str, count: int, as_json: bool, summary: bool) -> None:
     except ValueError as e:
         fail(str(e))
     try:
-        result = tables.octal_values(game, count)
+        result = tables.octal_values(game, count, progress=not quiet)
     except OverflowError as e:
         fail(str(e))
     _show(result, as_json, summary, f"octal game {game.code}")
@@ -175,10 +176,11 @@ def octal(code: str, count: int, as_json: bool, summary: bool) -> None:
               help="Number of heap sizes: values of heaps 0..N-1.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--summary", is_flag=True, help="Only the summary line, not the values.")
-def grundys(count: int, as_json: bool, summary: bool) -> None:
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar on stderr.")
+def grundys(count: int, as_json: bool, summary: bool, quiet: bool) -> None:
     """Grundy's game: a move splits a heap into two non-empty heaps of different sizes."""
     try:
-        result = tables.grundys_values(count)
+        result = tables.grundys_values(count, progress=not quiet)
     except OverflowError as e:
         fail(str(e))
     _show(result, as_json, summary, GRUNDYS)

@@ -113,29 +113,48 @@ def _best_mask(hist: np.ndarray, max_value: int) -> int:
     return best
 
 
-@njit(cache=True)
+class TakeBreakState:
+    """Arrays a take-and-break computation carries from one range of heaps to the next."""
+
+    def __init__(self, count: int) -> None:
+        size = max(count, 1)
+        self.g = np.zeros(size, np.int32)
+        self.stamp = np.full(VALUE_LIMIT + 1, -1, np.int64)  # stamp[v] == n: v is an option of heap n
+        self.hist = np.zeros(VALUE_LIMIT, np.int64)  # how many heaps have each value
+        self.rare = np.empty(size, np.int32)  # the rare heaps, ascending
+        self.rare_value = np.empty(size, np.int32)  # g[rare[s]], read sequentially
+        self.is_rare = np.zeros(size, np.bool_)
+        # [rare heaps, mask, largest value, next n to re-choose the mask]; mask 0: all rare
+        self.scalars = np.array([0, 0, 0, 256], np.int64)
+        # [error, mask, rare heaps, rare searches, new rare values]
+        self.stats = np.zeros(5, np.int64)
+
+
 def takebreak_kernel(digits: np.ndarray, unequal: bool, count: int) -> tuple[np.ndarray, np.ndarray]:
-    """Values g[0..count-1] of the take-and-break game with octal digits `digits`.
+    """Values g[0..count-1] of the take-and-break game with octal digits `digits`, in one go.
 
     `unequal`: the two heaps of a split must differ in size (Grundy's game).
     Returns (g, stats) with stats = [error, mask, rare heaps, rare searches, new rare values];
     error 1 means a value reached VALUE_LIMIT and g is incomplete.
     """
+    st = TakeBreakState(count)
+    takebreak_range(digits, unequal, 0, count, st.g, st.stamp, st.hist, st.rare, st.rare_value,
+                    st.is_rare, st.scalars, st.stats)
+    return st.g[:count], st.stats
+
+
+@njit(cache=True)
+def takebreak_range(
+    digits: np.ndarray, unequal: bool, start: int, end: int, g: np.ndarray, stamp: np.ndarray,
+    hist: np.ndarray, rare: np.ndarray, rare_value: np.ndarray, is_rare: np.ndarray,
+    scalars: np.ndarray, stats: np.ndarray,
+) -> None:
+    """Fill g[start:end], given g[:start] and the state the previous range left (TakeBreakState)."""
     t = len(digits) - 1
-    g = np.zeros(count, np.int32)
-    stamp = np.full(VALUE_LIMIT + 1, -1, np.int64)
-    hist = np.zeros(VALUE_LIMIT, np.int64)
-    rare = np.empty(max(count, 1), np.int32)  # the rare heaps, ascending
-    rare_value = np.empty(max(count, 1), np.int32)  # g[rare[s]], read sequentially
-    is_rare = np.zeros(max(count, 1), np.bool_)
-    n_rare = 0
-    mask = 0  # every value is rare until the first re-choice
-    max_value = 0
-    next_choice = 256
-    stats = np.zeros(5, np.int64)
+    n_rare, mask, max_value, next_choice = scalars[0], scalars[1], scalars[2], scalars[3]
     split = np.array([j for j in range(t + 1) if digits[j] & 4], np.int64)  # split moves, ascending
     n_split = len(split)
-    for n in range(count):
+    for n in range(start, end):
         if n == next_choice:
             new = _best_mask(hist, max_value)
             if new != mask:
@@ -226,7 +245,7 @@ def takebreak_kernel(digits: np.ndarray, unequal: bool, count: int) -> tuple[np.
             x += 1
         if x >= VALUE_LIMIT:
             stats[0] = 1
-            return g, stats
+            return
         g[n] = x
         hist[x] += 1
         max_value = max(max_value, x)
@@ -235,9 +254,9 @@ def takebreak_kernel(digits: np.ndarray, unequal: bool, count: int) -> tuple[np.
             rare[n_rare] = n
             rare_value[n_rare] = x
             n_rare += 1
+    scalars[0], scalars[1], scalars[2], scalars[3] = n_rare, mask, max_value, next_choice
     stats[1] = mask
     stats[2] = n_rare
-    return g, stats
 
 
 @njit(cache=True)

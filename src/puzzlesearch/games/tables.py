@@ -12,6 +12,8 @@ from math import comb
 
 import numpy as np
 
+from puzzlesearch.engine.progress import Progress
+
 from . import kernels
 from .rules import OctalCode, parse_octal
 
@@ -131,14 +133,25 @@ class TakeBreakValues:
 
 
 def _takebreak(
-    game: str, digits: tuple[int, ...], unequal: bool, count: int, t: int | None
+    game: str, digits: tuple[int, ...], unequal: bool, count: int, t: int | None, progress: bool
 ) -> TakeBreakValues:
     if not 1 <= count <= 10**9:
         raise ValueError(f"count must be in 1..10^9, got {count}")
     t0 = time.perf_counter()
-    g, stats = kernels.takebreak_kernel(np.array(digits, np.int64), unequal, count)
-    if stats[0]:
-        raise OverflowError(f"{game}: a value reached {kernels.VALUE_LIMIT}, beyond this program's tables")
+    d = np.array(digits, np.int64)
+    st = kernels.TakeBreakState(count)
+    # ranges of heaps, only so that a long run can show its progress
+    bounds = np.linspace(0, count, min(100, count // (1 << 16)) + 2).astype(np.int64)
+    bounds = np.unique(bounds)
+    with Progress(len(bounds) - 1, label=game, enabled=progress) as bar:
+        for start, end in zip(bounds[:-1], bounds[1:], strict=True):
+            kernels.takebreak_range(d, unequal, int(start), int(end), st.g, st.stamp, st.hist, st.rare,
+                                    st.rare_value, st.is_rare, st.scalars, st.stats)
+            if st.stats[0]:
+                limit = kernels.VALUE_LIMIT
+                raise OverflowError(f"{game}: a value reached {limit}, beyond this program's limit")
+            bar.advance(nodes=int(end - start))
+    g, stats = st.g[:count], st.stats
     period = preperiod = None
     if t is not None:
         p, e = kernels.period_kernel(g, t)
@@ -158,16 +171,17 @@ def _takebreak(
     )
 
 
-def octal_values(code: str | OctalCode, count: int = 1000) -> TakeBreakValues:
+def octal_values(code: str | OctalCode, count: int = 1000, progress: bool = False) -> TakeBreakValues:
     """Values of heaps 0..count-1 of an octal game, and its period if already proven.
 
     The period is the least p for which the octal periodicity theorem (Guy and Smith
     1956) applies within the computed values; `period` is None when none does yet.
+    `progress` draws a bar on stderr when it is a terminal.
     """
     game = code if isinstance(code, OctalCode) else parse_octal(code)
-    return _takebreak(game.code, game.digits, False, count, game.max_take)
+    return _takebreak(game.code, game.digits, False, count, game.max_take, progress)
 
 
-def grundys_values(count: int = 1000) -> TakeBreakValues:
+def grundys_values(count: int = 1000, progress: bool = False) -> TakeBreakValues:
     """Values of heaps 0..count-1 of Grundy's game (split a heap into two unequal heaps)."""
-    return _takebreak("grundy's game", (4,), True, count, None)
+    return _takebreak("grundy's game", (4,), True, count, None, progress)
