@@ -22,7 +22,8 @@ from numba import njit
 
 # Take-and-break values must stay below this (they are tiny in every known game).
 VALUE_LIMIT = 1 << 15
-STRIDE = 97  # scan order for rare candidates (see takebreak_kernel)
+STRIDE = 97  # scan order for rare candidates (see takebreak_range)
+_ONE = np.uint64(1)
 
 
 # ---------------------------------------------------------------- cutting game
@@ -177,8 +178,21 @@ def takebreak_range(
             if d & 4 and n - j >= 2:
                 m = n - j
                 if mask == 0:  # every heap is rare: the plain loop over all splits
-                    for a in range(1, m // 2 + 1):
-                        if not (unequal and 2 * a == m):
+                    top = (m - 1) // 2 if unequal else m // 2
+                    if max_value < 64:
+                        # values below 64: collect the XORs as bits of one word, a loop
+                        # without stores that the compiler can vectorize
+                        bits = np.uint64(0)
+                        for a in range(1, top + 1):
+                            bits |= _ONE << np.uint64(g[a] ^ g[m - a])
+                        v = 0
+                        while bits:
+                            if bits & _ONE:
+                                stamp[v] = n
+                            bits >>= _ONE
+                            v += 1
+                    else:
+                        for a in range(1, top + 1):
                             stamp[g[a] ^ g[m - a]] = n
                     continue
                 # rare[0] is heap 0 (G(0) = 0 is rare for every mask), never a part
