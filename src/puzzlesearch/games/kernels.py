@@ -9,10 +9,12 @@ bit mask m and call a value *rare* when parity(v & m) = 0, *common* otherwise. T
 of two values is common only if exactly one of them is rare. So a common value is
 reachable by splitting heap m into a + b iff some pair with a rare part gives it, and
 the rare heaps are few: scanning them marks every reachable common value. A rare
-candidate for the mex is settled by searching all pairs, which usually succeeds after
-a few steps (common XOR common values are plentiful) and fails only when a new rare
-value appears. The result is exact for every mask; a good mask only makes it fast. The
-mask is re-chosen at n = 256, 512, 1024, ... as the one that makes the fewest heaps rare.
+candidate for the mex is settled by a scan over all pairs that marks every value it
+passes and stops at the candidate; it usually stops soon (common XOR common values are
+plentiful) and runs to the end only when a new rare value appears. The result is exact
+for every mask; a good mask only makes it fast. The mask is re-chosen at n = 256, 512,
+1024, ... as the one that makes the fewest heaps rare; when over a third would be rare,
+every heap is treated as rare and the kernel is the plain mex over all splits.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-# Take-and-break values must stay below this (they are tiny in every known game).
+# Take-and-break values must stay below this (the classic games stay far below it).
 VALUE_LIMIT = 1 << 15
 STRIDE = 97  # scan order for rare candidates (see takebreak_range)
 _ONE = np.uint64(1)
