@@ -68,6 +68,14 @@ def _backward(layer: np.ndarray, t: np.uint64, size: int) -> np.ndarray:
     return out
 
 
+def _common(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The decks in both sorted arrays (a merge kernel once they are big: no index arrays)."""
+    if len(a) <= SMALL:
+        return a[words.members(a, b)]
+    hits = np.empty(min(len(a), len(b)), dtype=np.uint64)
+    return hits[: _kernels().common(a, len(a), b, hits)].copy()
+
+
 def _grow_small(layers: list[np.ndarray], back: np.ndarray,
                 moves: tuple) -> tuple[np.ndarray | None, np.ndarray]:
     """`_grow` for a small last layer, with numpy."""
@@ -224,7 +232,7 @@ def shortest_path(puzzle: PermPuzzle, start: Sequence[int], goal: Sequence[int],
         if progress is not None:
             progress(len(layers) - 1, len(new))
         back = _backward(new, t, size)
-        meet = new[words.members(new, back)]
+        meet = _common(new, back)
         if len(meet):  # L = 2a
             fa = fb = len(layers) - 1
             break
