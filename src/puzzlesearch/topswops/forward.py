@@ -152,23 +152,9 @@ def forward_kernel(n, bound, target, prefix, split_depth, cap):
         if free == 0:
             # v was the last value but 1: the one placeholder left is 1, and the rest
             # of the game is a plain game of known cards (1 stored as 0)
-            D &= K
-            RD &= RK
-            k = v
-            t = fixed_at[level]
-            while k > 1:
-                s, kp, rkp = _masks(k)
-                D, RD = (RD >> s) | (D & kp), (D << s) | (RD & rkp)
-                c += 1
-                if k == t:
-                    # card t went to the bottom of the moving part: the block grew, and
-                    # the game may no longer be able to reach the target
-                    t = _closure(D, _ALL, t)
-                    if c + bound[t] < target:
-                        break
-                k = np.int64(D & _F) + 1
+            c, done = _play_out(D & K, RD & RK, v, c, fixed_at[level], bound, target)
             nodes[level + 1] += 1
-            if k == 1 and c >= target:
+            if done and c >= target:
                 if c > best:
                     best, count = c, 0
                     target = max(target, c)
@@ -193,6 +179,33 @@ def forward_kernel(n, bound, target, prefix, split_depth, cap):
             continue
         who[level] = j
         val[level] = v
+        if free & (free - 1) == 0 and split_depth == 0 and level + 1 >= npre:
+            # The child has one value left but 1: settle it here instead of going down a
+            # level (most nodes are such, so this saves a push and a pop for each).
+            j2 = np.int64(D & _F) + 1
+            x = np.int64(trailing_zeros(free))
+            if level + 1 > npre:
+                nodes[level + 1] += 1
+            nodes[level + 2] += 1
+            if x == j2:  # -j2 may not be x, so it is 1: the game ends here
+                done, jj, jv = True, j2, 1
+            else:  # -j2 is x and the last placeholder is 1
+                K |= _F
+                RK |= _F << np.uint64(60)
+                D = ((D & ~_F) | np.uint64(x - 1)) & K
+                RD = ((RD & ~(_F << np.uint64(60))) | (np.uint64(x - 1) << np.uint64(60))) & RK
+                c, done = _play_out(D, RD, x, c, t, bound, target)
+                who[level + 1] = j2
+                val[level + 1] = x
+                jj, jv = 0, 0
+            if done and c >= target:
+                if c > best:
+                    best, count = c, 0
+                    target = max(target, c)
+                if count < cap:
+                    _rebuild(n, who, val, level + 1 if jj else level + 2, jj, jv, decks[count])
+                count += 1
+            continue
         level += 1
         if level > npre:  # a task does not count the nodes of its prefix again
             nodes[level] += 1
@@ -212,6 +225,24 @@ def forward_kernel(n, bound, target, prefix, split_depth, cap):
             continue
         todo_at[level], only1[level] = _choices(free, D, level, npre, prefix)
     return best, count, decks, nodes, paths, npaths
+
+
+@njit(cache=True, inline="always")
+def _play_out(D, RD, k, c, t, bound, target):
+    """Play a deck of known cards (1 stored as 0) whose top card is k until 1 is on top.
+    Returns (steps, True), or (steps so far, False) once the bottom block that never
+    moves again has grown so far that the target is out of reach."""
+    while k > 1:
+        s, kp, rkp = _masks(k)
+        D, RD = (RD >> s) | (D & kp), (D << s) | (RD & rkp)
+        c += 1
+        if k == t:
+            # card t went to the bottom of the moving part: the block grew
+            t = _closure(D, _ALL, t)
+            if c + bound[t] < target:
+                return c, False
+        k = np.int64(D & _F) + 1
+    return c, True
 
 
 @njit(cache=True, inline="always")
