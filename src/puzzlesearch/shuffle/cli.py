@@ -112,8 +112,9 @@ def _report_path(path: bidir.Path, p: puzzle.PermPuzzle, head: dict, verbose: bo
         for k in path.sequence:
             deck = p.apply(deck, index[k])
             click.echo(f"k={k:<3} {_cards(deck)}")
+        noun = "stacks" if what == "flips" else "decks"
         click.echo(f"layers from the start: {', '.join(f'{c:,}' for c in path.layers)}; "
-                   f"{path.states:,} decks stored, {path.seconds:.2f} s")
+                   f"{path.states:,} {noun} stored, {path.seconds:.2f} s")
     return 0
 
 
