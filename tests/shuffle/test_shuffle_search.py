@@ -11,7 +11,7 @@ import pytest
 
 from conftest import load_data
 from puzzlesearch import shuffle
-from puzzlesearch.shuffle import bidir, fullbfs, puzzle, ranking, rules
+from puzzlesearch.shuffle import bidir, fullbfs, puzzle, ranking, rules, words
 from puzzlesearch.shuffle.bidir import shortest_path
 
 REF = load_data("shuffle")
@@ -165,3 +165,16 @@ def test_memory_refusals():
         shuffle.god(5, memory=1 << 20)
     with pytest.raises(MemoryError, match="would need"):
         shuffle.solve(6, memory=1 << 20)
+
+
+def test_checked_first_layer_is_built_the_same():
+    p = puzzle.block_shuffle_puzzle(12, 6)
+    moves = words.segments(p.moves)
+    nowhere = np.array([0], dtype=np.uint64)  # word 0 is no deck (all card 1): nothing meets it
+    layers = [np.array([words.pack(range(1, 13))], dtype=np.uint64)]
+    while len(layers[-1]) * 6 <= bidir.SMALL:
+        layers.append(bidir._grow(layers, nowhere, moves, 1 << 32, 0, False)[0])
+    kept, _ = bidir._grow(layers, nowhere, moves, 1 << 32, 0, False, keep=True)
+    second, _ = bidir._grow(layers, nowhere, moves, 1 << 32, 0, False, keep=False)
+    assert len(kept) > bidir.SMALL // 6 and np.array_equal(kept, second)
+    assert np.all(kept[1:] > kept[:-1])  # sorted, no repeats

@@ -94,12 +94,14 @@ def _check_memory(need: float, budget: int, what: str) -> None:
 
 
 def _grow(layers: list[np.ndarray], back: np.ndarray, moves: tuple, budget: int, stored: int,
-          every_meeting: bool) -> tuple[np.ndarray | None, np.ndarray]:
+          every_meeting: bool, keep: bool | None = None) -> tuple[np.ndarray | None, np.ndarray]:
     """Expand the last layer: (the next layer, or None once it meets `back`; the meeting decks).
 
-    The images are made, sorted and checked a chunk at a time; they are kept only if the
-    whole next layer fits in the budget, and the search stops at the first meeting unless
-    `every_meeting` (for counting paths).
+    The images are made, sorted and checked a chunk at a time, and the search stops at
+    the first meeting unless `every_meeting` (for counting paths). They are kept (`keep`)
+    as they go when the next layer would take at most a quarter of the budget; a bigger
+    layer is only checked first, since it is often the last, and made in a second pass
+    if it does not meet.
     """
     frontier = layers[-1]
     m = moves[0].shape[0]
@@ -109,7 +111,8 @@ def _grow(layers: list[np.ndarray], back: np.ndarray, moves: tuple, budget: int,
     step = max(1, CHUNK // m)
     bound = len(frontier) * m
     chunk = min(len(frontier), step) * m
-    build = (stored + bound + 2 * chunk) * 8 <= budget
+    fits = (stored + bound + 2 * chunk) * 8 <= budget
+    build = fits and (bound * 8 * 4 <= budget if keep is None else keep)
     _check_memory((stored + 2 * chunk) * 8, budget, f"expanding layer {len(layers) - 1}")
     out = np.empty(bound if build else 0, dtype=np.uint64)
     buf = np.empty(chunk, dtype=np.uint64)
@@ -138,6 +141,7 @@ def _grow(layers: list[np.ndarray], back: np.ndarray, moves: tuple, budget: int,
     if not build:
         _check_memory((stored + bound + 2 * chunk) * 8, budget,
                       f"layer {len(layers)} (up to {bound:,} decks, {len(frontier):,} x {m} moves)")
+        return _grow(layers, back, moves, budget, stored, every_meeting, keep=True)
     new = out[:pos]
     new.sort(kind="stable")  # a merge of the sorted chunks (timsort finds the runs)
     k = packed.unique_sorted(new, pos)
