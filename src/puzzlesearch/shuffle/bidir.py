@@ -10,10 +10,12 @@ Lengths are tested in order: L = 2a asks whether layer a meets backward layer a,
 L = 2a + 1 whether the images of layer a meet it (a shortest path's decks have exact
 distances i and L - i, so checking the last layers is enough). The images of a layer
 are made, sorted and checked a chunk at a time and the search stops at the first
-meeting, so the largest layer, one step beyond the middle, is usually never finished
-(and never stored when it would not fit). Memory is the forward ball of radius about
-L/2 plus one backward layer; sizes are checked against the available memory before
-each allocation.
+meeting, so the largest layer, one step beyond the middle, is usually never finished,
+and is not even kept on the way when it would take over a quarter of the memory.
+Memory is the forward ball of radius about L/2 plus one backward layer; sizes are
+checked against the available memory before each allocation. The first layers are
+small and go through numpy (`words`); the numba kernels (`packed`) take over, and the
+JIT starts, only when a layer outgrows them.
 
 A shortest move sequence is read back through the stored layers; the number of
 shortest sequences (optional) by summing path counts layer by layer.
