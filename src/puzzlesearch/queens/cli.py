@@ -66,7 +66,7 @@ def _check_fixed(fixed: str | None, n: int) -> tuple[list[tuple[int, int]], str]
 @click.option("--checkpoint", default=None, metavar="FILE", help="SQLite file to resume an interrupted run.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
-@click.option("-v", "--verbose", is_flag=True, help="Also print the method, tasks, nodes and time.")
+@click.option("-v", "--verbose", is_flag=True, help="Also print the method, tasks and time.")
 def count(
     n: int,
     fixed: str | None,
@@ -115,7 +115,8 @@ def count(
     click.echo(line)
     if verbose:
         r = result
-        click.echo(f"method={r.method}  tasks={r.tasks}  nodes={r.nodes}  seconds={r.seconds:.3f}")
+        nodes = "" if r.nodes is None else f"  nodes={r.nodes}"
+        click.echo(f"method={r.method}  tasks={r.tasks}{nodes}  seconds={r.seconds:.3f}")
 
 
 @queens.command()

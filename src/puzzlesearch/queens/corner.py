@@ -156,7 +156,8 @@ def _attacks(prefix, board):
 def corner_kernel(n, bound1, prefix):
     """Count the corner boards below the placed rows `prefix` (one bit per row, n >= 4).
 
-    Returns (nodes, c8): placements made, and solutions found (each a class of 8).
+    Returns c8, the solutions found (each a class of 8). Placements are not counted:
+    the counter alone costs the hot loop about 10%.
     """
     mask = (np.int64(1) << n) - 1
     # unsigned row indices: numba checks signed ones for negative indexing on every access
@@ -175,11 +176,10 @@ def corner_kernel(n, bound1, prefix):
         lf = (lf | bit) << 1
         dn |= bit
         rt = (rt | bit) >> 1
-    nodes = np.int64(0)
     c8 = np.int64(0)
     free = mask & ~(lf | dn | rt)
     if start == last:
-        return nodes, np.int64(1 if free != 0 else 0)
+        return np.int64(1 if free != 0 else 0)
     y = start
     left[y] = lf
     down[y] = dn
@@ -194,7 +194,6 @@ def corner_kernel(n, bound1, prefix):
             continue
         bit = free & -free
         cand[y] = free ^ bit
-        nodes += 1
         lf = (left[y] | bit) << 1
         dn = down[y] | bit
         rt = (right[y] | bit) >> 1
@@ -214,14 +213,14 @@ def corner_kernel(n, bound1, prefix):
         down[y] = dn
         right[y] = rt
         cand[y] = free
-    return nodes, c8
+    return c8
 
 
 @njit(cache=True, nogil=True)
 def side_kernel(n, bound1, prefix):
     """Count the side boards below the placed rows `prefix` (row 0's queen at column bound1).
 
-    Returns (nodes, c8, c4, c2): placements made and representatives of classes of 8, 4, 2.
+    Returns (c8, c4, c2): the representatives of classes of 8, 4 and 2 found.
     """
     mask = (np.int64(1) << n) - 1
     bound2 = n - 1 - bound1
@@ -236,7 +235,6 @@ def side_kernel(n, bound1, prefix):
     right = np.zeros(n + 1, np.int64)
     cand = np.zeros(n + 1, np.int64)
     lf, dn, rt = _attacks(prefix, board)
-    nodes = np.int64(0)
     c8 = np.int64(0)
     c4 = np.int64(0)
     c2 = np.int64(0)
@@ -248,7 +246,7 @@ def side_kernel(n, bound1, prefix):
             c8 += k == 8
             c4 += k == 4
             c2 += k == 2
-        return nodes, c8, c4, c2
+        return c8, c4, c2
     y = start
     left[y] = lf
     down[y] = dn
@@ -264,7 +262,6 @@ def side_kernel(n, bound1, prefix):
         bit = free & -free
         cand[y] = free ^ bit
         board[y] = bit
-        nodes += 1
         lf = (left[y] | bit) << 1
         dn = down[y] | bit
         rt = (right[y] | bit) >> 1
@@ -292,7 +289,7 @@ def side_kernel(n, bound1, prefix):
         down[y] = dn
         right[y] = rt
         cand[y] = free
-    return nodes, c8, c4, c2
+    return c8, c4, c2
 
 
 @njit(cache=True, nogil=True)

@@ -45,7 +45,7 @@ class Count:
     unique: int
     fixed: str  # the given queens as 1-based "row:col,...", "" for none
     method: str  # "corner" (corner/rotation method) or "complete" (plain completion search)
-    nodes: int  # queens placed by the kernels
+    nodes: int | None  # queens placed by the completion kernel (the corner kernels do not count)
     tasks: int
     seconds: float
     note: str = ""
@@ -156,13 +156,12 @@ def complete_tasks(n: int, fixed: Mapping[int, int]) -> list[dict]:
 
 
 def corner_task(task: dict, shared: object = None) -> list[int]:
-    """Run one corner/rotation task: [nodes, c8, c4, c2]."""
+    """Run one corner/rotation task: [c8, c4, c2]."""
     n, prefix = task["n"], _bits(task["cols"])
     if task["side"]:
-        nodes, c8, c4, c2 = corner.side_kernel(n, task["bound1"], prefix)
-        return [int(nodes), int(c8), int(c4), int(c2)]
-    nodes, c8 = corner.corner_kernel(n, task["bound1"], prefix)
-    return [int(nodes), int(c8), 0, 0]
+        c8, c4, c2 = corner.side_kernel(n, task["bound1"], prefix)
+        return [int(c8), int(c4), int(c2)]
+    return [int(corner.corner_kernel(n, task["bound1"], prefix)), 0, 0]
 
 
 def complete_task(task: dict, shared: object = None) -> list[int]:
@@ -254,17 +253,17 @@ def count(
     warm_up("corner")
     tasks = corner_tasks(n)
     params = {"puzzle": "queens", "n": n, "method": "corner"}
-    results = run_tasks(corner_task, tasks, params=params, nodes=lambda r: r[0], **run)
-    c8 = sum(r[1] for r in results)
-    c4 = sum(r[2] for r in results)
-    c2 = sum(r[3] for r in results)
+    results = run_tasks(corner_task, tasks, params=params, **run)
+    c8 = sum(r[0] for r in results)
+    c4 = sum(r[1] for r in results)
+    c2 = sum(r[2] for r in results)
     return Count(
         n,
         8 * c8 + 4 * c4 + 2 * c2,
         c8 + c4 + c2,
         "",
         "corner",
-        sum(r[0] for r in results),
+        None,
         len(tasks),
         time.perf_counter() - t0,
     )
