@@ -164,47 +164,46 @@ def forward_kernel(n, bound, target, prefix, split_depth, cap):
                     _rebuild(n, who, val, level + 1, 0, 0, decks[count])
                 count += 1
             continue
-        # play v, then on while the top card is known
-        k = v
-        while True:
-            s, kp, rkp = _masks(k)
-            D, RD = (RD >> s) | (D & kp), (D << s) | (RD & rkp)
-            K, RK = (RK >> s) | (K & kp), (K << s) | (RK & rkp)
-            c += 1
-            if (K & _F) == 0:
-                break
-            k = np.int64(D & _F) + 1
+        D, RD, K, RK, c = _play(D, RD, K, RK, v, c)
         t = _closure(D, K, fixed_at[level])
         if t < n and c + bound[t] < target:
             continue
         who[level] = j
         val[level] = v
-        if free & (free - 1) == 0 and split_depth == 0 and level + 1 >= npre:
-            # The child has one value left but 1: settle it here instead of going down a
-            # level (most nodes are such, so this saves a push and a pop for each).
-            j2 = np.int64(D & _F) + 1
-            x = np.int64(trailing_zeros(free))
+        if split_depth == 0 and level + 1 >= npre and free & (free - 1) & (free - 1 - (free & -free)) == 0:
+            # The child has one or two values left but 1: settle it here instead of going
+            # down a level (most nodes are such, so this saves pushes and pops).
             if level + 1 > npre:
                 nodes[level + 1] += 1
-            nodes[level + 2] += 1
-            if x == j2:  # -j2 may not be x, so it is 1: the game ends here
-                done, jj, jv = True, j2, 1
-            else:  # -j2 is x and the last placeholder is 1
-                K |= _F
-                RK |= _F << np.uint64(60)
-                D = ((D & ~_F) | np.uint64(x - 1)) & K
-                RD = ((RD & ~(_F << np.uint64(60))) | (np.uint64(x - 1) << np.uint64(60))) & RK
-                c, done = _play_out(D, RD, x, c, t, bound, target)
+            if free & (free - 1) == 0:
+                nodes[level + 2] += 1
+                c1, done, j2, x, ends = _settle1(D, RD, K, RK, c, t, free, bound, target)
+                if done and c1 >= target:
+                    best, count, target = _record(n, who, val, level + 1, j2, x, ends, c1,
+                                                  best, count, target, decks)
+                continue
+            j2 = np.int64(D & _F) + 1
+            options = free & ~(np.int64(1) << j2)
+            K |= _F
+            RK |= _F << np.uint64(60)
+            while options:
+                wbit = options & -options
+                options ^= wbit
+                w = np.int64(trailing_zeros(wbit))
+                D2 = (D & ~_F) | np.uint64(w - 1)
+                RD2 = (RD & ~(_F << np.uint64(60))) | (np.uint64(w - 1) << np.uint64(60))
+                D2, RD2, K2, RK2, c2 = _play(D2, RD2, K, RK, w, c)
+                t2 = _closure(D2, K2, t)
+                if t2 < n and c2 + bound[t2] < target:
+                    continue
                 who[level + 1] = j2
-                val[level + 1] = x
-                jj, jv = 0, 0
-            if done and c >= target:
-                if c > best:
-                    best, count = c, 0
-                    target = max(target, c)
-                if count < cap:
-                    _rebuild(n, who, val, level + 1 if jj else level + 2, jj, jv, decks[count])
-                count += 1
+                val[level + 1] = w
+                nodes[level + 2] += 1
+                nodes[level + 3] += 1
+                c1, done, j3, x, ends = _settle1(D2, RD2, K2, RK2, c2, t2, free ^ wbit, bound, target)
+                if done and c1 >= target:
+                    best, count, target = _record(n, who, val, level + 2, j3, x, ends, c1,
+                                                  best, count, target, decks)
             continue
         level += 1
         if level > npre:  # a task does not count the nodes of its prefix again
@@ -225,6 +224,53 @@ def forward_kernel(n, bound, target, prefix, split_depth, cap):
             continue
         todo_at[level], only1[level] = _choices(free, D, level, npre, prefix)
     return best, count, decks, nodes, paths, npaths
+
+
+@njit(cache=True, inline="always")
+def _play(D, RD, K, RK, k, c):
+    """Play from a deck whose top card k is known, until a placeholder is on top."""
+    while True:
+        s, kp, rkp = _masks(k)
+        D, RD = (RD >> s) | (D & kp), (D << s) | (RD & rkp)
+        K, RK = (RK >> s) | (K & kp), (K << s) | (RK & rkp)
+        c += 1
+        if (K & _F) == 0:
+            return D, RD, K, RK, c
+        k = np.int64(D & _F) + 1
+
+
+@njit(cache=True, inline="always")
+def _settle1(D, RD, K, RK, c, t, free, bound, target):
+    """A choice point whose only value left but 1 is x (free = 1 << x), placeholder -j
+    on top: -j is x and the last placeholder 1, or, when x = j, -j is 1 and the game ends.
+    Returns (steps, whether the game reached its end, j, x, whether -j is 1)."""
+    j = np.int64(D & _F) + 1
+    x = np.int64(trailing_zeros(free))
+    if x == j:
+        return c, True, j, x, True
+    K |= _F
+    RK |= _F << np.uint64(60)
+    D = ((D & ~_F) | np.uint64(x - 1)) & K
+    RD = ((RD & ~(_F << np.uint64(60))) | (np.uint64(x - 1) << np.uint64(60))) & RK
+    c, done = _play_out(D, RD, x, c, t, bound, target)
+    return c, done, j, x, False
+
+
+@njit(cache=True)
+def _record(n, who, val, nchosen, j, x, ends, c, best, count, target, decks):
+    """A leaf with c >= target steps, as left by _settle1 after the choices who/val[:nchosen]:
+    keep its start deck. Returns the new (best, count, target)."""
+    if c > best:
+        best, count = c, 0
+        target = max(target, c)
+    if count < len(decks):
+        if ends:
+            _rebuild(n, who, val, nchosen, j, 1, decks[count])
+        else:
+            who[nchosen] = j
+            val[nchosen] = x
+            _rebuild(n, who, val, nchosen + 1, 0, 0, decks[count])
+    return best, count + 1, target
 
 
 @njit(cache=True, inline="always")
