@@ -346,9 +346,12 @@ def _rebuild(n, who, val, nchosen, j, jval, out):
 
 # --------------------------------------------------------------------------- driver
 
-#: subproblems wanted: >= 50 per worker up to 8 workers. Fixed, never derived from the
-#: number of workers, so that a checkpoint can be resumed with any --workers or a cluster.
+#: The split: the first depth with at least SPLIT_AT_LEAST choice prefixes, dealt into
+#: TASKS tasks (>= 50 per worker up to 4 workers; fewer, larger tasks cost the parent
+#: and the workers less per subtree). Fixed, never derived from the number of workers,
+#: so that a checkpoint can be resumed with any --workers or on a cluster.
 SPLIT_AT_LEAST = 400
+TASKS = 200
 
 #: results store: puzzle name and key of f(m)
 STORE_PUZZLE = "topswops"
@@ -386,25 +389,30 @@ def _bound_array(n: int, bounds: list[int]) -> np.ndarray:
 
 
 def forward_task(task: dict, target: int) -> dict:
-    """One subproblem (engine task): the subtree below the choices task["prefix"]."""
+    """One subproblem (engine task): the subtrees below each choice prefix in
+    task["prefixes"], the target rising from one to the next as better decks turn up."""
     n = task["n"]
-    best, count, decks, nodes, _, _ = _kernel_run(
-        n, _bound_array(n, task["bounds"]), int(target), np.array(task["prefix"], dtype=np.int8)
-    )
-    return {
-        "best": int(best),
-        "decks": [[int(x) for x in d] for d in decks[:count]],
-        "nodes": [int(x) for x in nodes],
-    }
+    bound = _bound_array(n, task["bounds"])
+    parts = []
+    for prefix in task["prefixes"]:
+        best, count, decks, nodes, _, _ = _kernel_run(n, bound, int(target), np.array(prefix, dtype=np.int8))
+        parts.append({"best": int(best), "decks": [[int(x) for x in d] for d in decks[:count]],
+                      "nodes": [int(x) for x in nodes]})
+        target = max(target, best)
+    best, decks, nodes = _merge(n, parts)
+    return {"best": best, "decks": [list(d) for d in decks], "nodes": nodes}
 
 
 def _raise_target(target: int, result: dict) -> int:
     return max(target, result["best"])
 
 
-def split_tasks(n: int, bounds: list[int], at_least: int) -> tuple[list[dict], dict]:
+def split_tasks(n: int, bounds: list[int], at_least: int = SPLIT_AT_LEAST,
+                tasks: int = TASKS) -> tuple[list[dict], dict]:
     """Subproblems: the choice prefixes at the first depth giving at least `at_least`
-    of them. Also returns what the split itself found (leaves above that depth)."""
+    of them, dealt round-robin into at most `tasks` tasks (so that each task holds
+    subtrees from all over the tree, and the big ones spread out). Also returns what
+    the split itself found (leaves above that depth)."""
     bound = _bound_array(n, bounds)
     target = bounds[n - 1] + 1 if n > 1 else 0
     depth = 1
@@ -413,10 +421,12 @@ def split_tasks(n: int, bounds: list[int], at_least: int) -> tuple[list[dict], d
         if npaths >= at_least or depth >= n - 1 or npaths == 0:
             break
         depth += 1
-    tasks = [{"n": n, "bounds": list(bounds[:n]), "prefix": [int(x) for x in p]} for p in paths[:npaths]]
+    prefixes = [[int(x) for x in p] for p in paths[:npaths]]
+    ntasks = min(tasks, len(prefixes))
+    work = [{"n": n, "bounds": list(bounds[:n]), "prefixes": prefixes[i::ntasks]} for i in range(ntasks)]
     found = {"best": int(best), "decks": [[int(x) for x in d] for d in decks[:count]],
              "nodes": [int(x) for x in nodes]}
-    return tasks, found
+    return work, found
 
 
 def _merge(n: int, parts: list[dict]) -> tuple[int, list[tuple[int, ...]], list[int]]:
@@ -462,7 +472,7 @@ def solve_forward(
     else:
         from puzzlesearch.engine.run import run_tasks
 
-        tasks, found = split_tasks(n, bounds, at_least=SPLIT_AT_LEAST)
+        tasks, found = split_tasks(n, bounds)
         results = run_tasks(
             forward_task,
             tasks,
