@@ -30,7 +30,8 @@ def _deck(cards: list[int], free: str = "_") -> str:
     return " ".join(str(c) if c else free for c in cards)
 
 
-def _show_progress(quiet: bool, as_json: bool) -> bool:
+def _show_progress(quiet: bool) -> bool:
+    """Progress goes to stderr, only on a terminal (--json output is on stdout anyway)."""
     return not quiet and sys.stderr.isatty()
 
 
@@ -95,7 +96,7 @@ def solve(n, mode, verbose, workers, scheduler, checkpoint, store, quiet, as_jso
 
     _limits(n, mode)
     s = _run(api.solve, n, mode, store=store, workers=_workers(n, workers, scheduler, checkpoint),
-             scheduler=scheduler, checkpoint=checkpoint, progress=_show_progress(quiet, as_json))
+             scheduler=scheduler, checkpoint=checkpoint, progress=_show_progress(quiet))
     if as_json:
         out = {"n": n}
         for m in ("backward", "forward"):
@@ -147,7 +148,7 @@ def optimal(n, mode, workers, scheduler, checkpoint, store, quiet, as_json):
 
     _limits(n, mode)
     o = _run(api.optimal, n, mode, store=store, workers=_workers(n, workers, scheduler, checkpoint),
-             scheduler=scheduler, checkpoint=checkpoint, progress=_show_progress(quiet, as_json))
+             scheduler=scheduler, checkpoint=checkpoint, progress=_show_progress(quiet))
     if as_json:
         emit_json({"n": n, "steps": o.steps, "decks": [list(d) for d in o.decks]})
         return
