@@ -44,23 +44,13 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from puzzlesearch.topswops.backward import _reverse_nibbles
+
 #: a deck is packed 4 bits per position (values 1..16 stored as 0..15), so n <= 16
 MAX_N = 16
 
 _F = np.uint64(15)
 _ALL = ~np.uint64(0)
-_M16 = np.uint64(0x0000FFFF0000FFFF)
-_M8 = np.uint64(0x00FF00FF00FF00FF)
-_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
-
-
-@njit(cache=True, inline="always")
-def _reverse_nibbles(x):
-    """The 16 nibbles of x in reverse order."""
-    x = (x >> np.uint64(32)) | (x << np.uint64(32))
-    x = ((x >> np.uint64(16)) & _M16) | ((x & _M16) << np.uint64(16))
-    x = ((x >> np.uint64(8)) & _M8) | ((x & _M8) << np.uint64(8))
-    return ((x >> np.uint64(4)) & _M4) | ((x & _M4) << np.uint64(4))
 
 
 @njit(cache=True, inline="always")
