@@ -13,6 +13,8 @@ from __future__ import annotations
 import importlib
 import json
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, is_dataclass
 from typing import Any, NoReturn
 
@@ -44,6 +46,22 @@ def emit_json(obj: Any) -> None:
     if is_dataclass(obj) and not isinstance(obj, type):
         obj = asdict(obj)
     click.echo(json.dumps(obj, separators=(",", ":")))
+
+
+@contextmanager
+def long_search(checkpoint: str | None) -> Iterator[None]:
+    """Around a call into a long search: a refused parameter (ValueError, e.g. a checkpoint
+    of another run; ImportError, e.g. --scheduler without dask) becomes one stderr line and
+    exit 2, and Ctrl-C says how to resume and exits 130."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        hint = (f" with --checkpoint {checkpoint}" if checkpoint
+                else " (give --checkpoint FILE to make it resumable)")
+        click.echo(f"puzzlesearch: interrupted; run the same command again{hint} to resume", err=True)
+        sys.exit(130)
+    except (ValueError, ImportError) as e:
+        fail(str(e))
 
 
 class LazyGroup(click.Group):

@@ -6,14 +6,13 @@ column 3, and the ``columns`` format prints the column of each row's queen.
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Iterator
 from itertools import islice
 
 import click
 
-from puzzlesearch.cli import emit_json, fail
+from puzzlesearch.cli import emit_json, fail, long_search
 
 from . import driver
 from .rules import Board
@@ -85,7 +84,7 @@ def count(
     if workers is not None and workers < 1:
         fail(f"--workers must be at least 1, got {workers}")
     _check_fixed(fixed, n)
-    try:
+    with long_search(checkpoint):
         result = driver.count(
             n,
             fixed,
@@ -94,15 +93,6 @@ def count(
             checkpoint=checkpoint,
             progress=not (quiet or as_json),
         )
-    except (ValueError, ImportError) as e:
-        fail(str(e))
-    except KeyboardInterrupt:
-        if checkpoint:
-            msg = f"puzzlesearch: interrupted; run the same command again to resume from {checkpoint}"
-            click.echo(msg, err=True)
-        else:
-            click.echo("puzzlesearch: interrupted (add --checkpoint FILE to be able to resume)", err=True)
-        sys.exit(130)
     if as_json:
         emit_json(result)
         return

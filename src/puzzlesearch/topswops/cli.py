@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from puzzlesearch.cli import emit_json, fail
+from puzzlesearch.cli import emit_json, fail, long_search
 
 MODES = ("backward", "forward", "both")
 #: below this n a search takes well under a second: no worker processes by default
@@ -33,21 +33,6 @@ def _deck(cards: list[int], free: str = "_") -> str:
 def _show_progress(quiet: bool) -> bool:
     """Progress goes to stderr, only on a terminal (--json output is on stdout anyway)."""
     return not quiet and sys.stderr.isatty()
-
-
-def _run(func, *args, checkpoint: str | None = None, **kwargs):
-    """Call into the search, turning bad parameters into one line and Ctrl-C into advice."""
-    try:
-        return func(*args, checkpoint=checkpoint, **kwargs)
-    except KeyboardInterrupt:
-        hint = (f" with --checkpoint {checkpoint}" if checkpoint
-                else " (give --checkpoint FILE to make it resumable)")
-        click.echo(f"puzzlesearch: interrupted; run the same command again{hint} to resume", err=True)
-        sys.exit(130)
-    except ImportError as e:
-        fail(str(e))
-    except ValueError as e:
-        fail(str(e))
 
 
 search_options = [
@@ -95,8 +80,9 @@ def solve(n, mode, verbose, workers, scheduler, checkpoint, store, quiet, as_jso
     from puzzlesearch import topswops as api
 
     _limits(n, mode)
-    s = _run(api.solve, n, mode, store=store, workers=_workers(n, workers, scheduler, checkpoint),
-             scheduler=scheduler, checkpoint=checkpoint, progress=_show_progress(quiet))
+    with long_search(checkpoint):
+        s = api.solve(n, mode, store=store, workers=_workers(n, workers, scheduler, checkpoint),
+                      scheduler=scheduler, checkpoint=checkpoint, progress=_show_progress(quiet))
     if as_json:
         out = {"n": n}
         for m in ("backward", "forward"):
@@ -147,8 +133,9 @@ def optimal(n, mode, workers, scheduler, checkpoint, store, quiet, as_json):
     from puzzlesearch import topswops as api
 
     _limits(n, mode)
-    o = _run(api.optimal, n, mode, store=store, workers=_workers(n, workers, scheduler, checkpoint),
-             scheduler=scheduler, checkpoint=checkpoint, progress=_show_progress(quiet))
+    with long_search(checkpoint):
+        o = api.optimal(n, mode, store=store, workers=_workers(n, workers, scheduler, checkpoint),
+                        scheduler=scheduler, checkpoint=checkpoint, progress=_show_progress(quiet))
     if as_json:
         emit_json({"n": n, "steps": o.steps, "decks": [list(d) for d in o.decks]})
         return
