@@ -222,7 +222,10 @@ def _run_local(func: Callable, run: _Run, todo: list[int], workers: int) -> None
             running[pool.submit(_timed, func, run.tasks[i], run.shared)] = i
 
     try:
-        for _ in range(workers):
+        # A task reads `shared` when it is submitted: with an update, only one per worker is
+        # in flight, so that each starts with the best value so far. Without one, every worker
+        # keeps a second task queued, so that none waits idle for the parent's next submit.
+        for _ in range(workers if run.update is not None else 2 * workers):
             submit()
         # with fork, the first submit forked every worker: only now start the bar's thread
         with run.bar:
