@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import leading_zeros
 
 
 @njit(cache=True, nogil=True)
@@ -152,6 +153,21 @@ def _attacks(prefix, board):
     return lf, dn, rt
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _alive(g):
+    """The columns b whose queen leaves a free square in the next row, whose free set is g.
+
+    The queen on b takes b-1, b and b+1 from the next row: it leaves a square there unless
+    every bit of g lies within one of b, that is, unless b is within one column of both the
+    lowest bit of g and the highest. So the columns kept are those at least two to the
+    left of the highest bit or two to the right of the lowest (none if g is empty).
+    Filtering a row's candidates this way takes the "dead child" test out of the hot loop.
+    """
+    lo = g & -g
+    hi = np.int64(1) << (np.int64(63) - np.int64(leading_zeros(g | 1)))
+    return (-lo << 2) | (((hi << 1) - 1) >> 2)
+
+
 @njit(cache=True, nogil=True)
 def corner_kernel(n, bound1, prefix):
     """Count the corner boards below the placed rows `prefix` (one bit per row, n >= 4).
@@ -163,11 +179,14 @@ def corner_kernel(n, bound1, prefix):
     # unsigned row indices: numba checks signed ones for negative indexing on every access
     start = np.uint64(prefix.shape[0])
     last = np.uint64(n - 1)
-    b1 = np.uint64(bound1)
+    one = np.uint64(1)
     left = np.zeros(n + 1, np.int64)
     down = np.zeros(n + 1, np.int64)
     right = np.zeros(n + 1, np.int64)
     cand = np.zeros(n + 1, np.int64)
+    rowmask = np.empty(n + 1, np.int64)  # the columns a row may take whatever the queens above
+    for r in range(n + 1):
+        rowmask[r] = _corner_free(mask, r, bound1)
     lf = np.int64(0)
     dn = np.int64(0)
     rt = np.int64(0)
@@ -177,35 +196,32 @@ def corner_kernel(n, bound1, prefix):
         dn |= bit
         rt = (rt | bit) >> 1
     c8 = np.int64(0)
-    free = mask & ~(lf | dn | rt)
+    free = rowmask[start] & ~(lf | dn | rt)
     if start == last:
         return np.int64(1 if free != 0 else 0)
     y = start
     left[y] = lf
     down[y] = dn
     right[y] = rt
-    cand[y] = _corner_free(free, y, b1)
+    cand[y] = free & _alive(rowmask[y + one] & ~((lf << 1) | dn | (rt >> 1)))
     while True:
         free = cand[y]
         if free == 0:
             if y == start:
                 break
-            y -= np.uint64(1)
+            y -= one
             continue
         bit = free & -free
         cand[y] = free ^ bit
         lf = (left[y] | bit) << 1
         dn = down[y] | bit
         rt = (right[y] | bit) >> 1
-        free = mask & ~(lf | dn | rt)
-        if free == 0:
-            continue
-        z = y + np.uint64(1)
+        z = y + one
         if z == last:
-            # the last row has at most one free column: a solution, no push needed
+            # the candidates were filtered by _alive: the last row has its free column
             c8 += 1
             continue
-        free = _corner_free(free, z, b1)
+        free = rowmask[z] & ~(lf | dn | rt) & _alive(rowmask[z + one] & ~((lf << 1) | dn | (rt >> 1)))
         if free == 0:
             continue
         y = z
@@ -227,6 +243,7 @@ def side_kernel(n, bound1, prefix):
     sidemask, lastmask, endbit = _side_masks(n, bound1)
     start = np.uint64(prefix.shape[0])
     last = np.uint64(n - 1)
+    one = np.uint64(1)
     b1 = np.uint64(bound1)
     b2 = np.uint64(bound2)
     board = np.zeros(n, np.int64)
@@ -234,6 +251,13 @@ def side_kernel(n, bound1, prefix):
     down = np.zeros(n + 1, np.int64)
     right = np.zeros(n + 1, np.int64)
     cand = np.zeros(n + 1, np.int64)
+    # the columns a row may take whatever the queens above: no edge column above bound1,
+    # and the last row's queen in a column bound1..bound2 (the bound2 rule depends on the
+    # queens above, and is applied in the loop)
+    rowmask = np.empty(n + 1, np.int64)
+    for r in range(n + 1):
+        rowmask[r] = mask & ~sidemask if r < bound1 else mask
+    rowmask[last] = mask & ~lastmask
     lf, dn, rt = _attacks(prefix, board)
     c8 = np.int64(0)
     c4 = np.int64(0)
@@ -251,13 +275,14 @@ def side_kernel(n, bound1, prefix):
     left[y] = lf
     down[y] = dn
     right[y] = rt
-    cand[y] = _side_free(free, y, dn, b1, b2, sidemask)
+    free = _side_free(free, y, dn, b1, b2, sidemask)
+    cand[y] = free & _alive(rowmask[y + one] & ~((lf << 1) | dn | (rt >> 1)))
     while True:
         free = cand[y]
         if free == 0:
             if y == start:
                 break
-            y -= np.uint64(1)
+            y -= one
             continue
         bit = free & -free
         cand[y] = free ^ bit
@@ -265,23 +290,27 @@ def side_kernel(n, bound1, prefix):
         lf = (left[y] | bit) << 1
         dn = down[y] | bit
         rt = (right[y] | bit) >> 1
-        free = mask & ~(lf | dn | rt)
-        if free == 0:
-            continue
-        z = y + np.uint64(1)
+        z = y + one
+        free = rowmask[z] & ~(lf | dn | rt)
         if z == last:
-            # the last row may not use the columns outside bound1..bound2
-            if free & lastmask == 0:
-                board[last] = free
-                k = _rotation_class(board, n, bound1, bound2, endbit)
-                if k == 8:
-                    c8 += 1
-                elif k == 4:
-                    c4 += 1
-                elif k == 2:
-                    c2 += 1
+            # filtered by _alive: the last row has its free column, outside lastmask
+            board[last] = free
+            k = _rotation_class(board, n, bound1, bound2, endbit)
+            if k == 8:
+                c8 += 1
+            elif k == 4:
+                c4 += 1
+            elif k == 2:
+                c2 += 1
             continue
-        free = _side_free(free, z, dn, b1, b2, sidemask)
+        if z == b2:
+            # an edge column must be taken by row bound2 at the latest
+            edges = dn & sidemask
+            if edges == 0:
+                continue
+            if edges != sidemask:
+                free &= sidemask
+        free &= _alive(rowmask[z + one] & ~((lf << 1) | dn | (rt >> 1)))
         if free == 0:
             continue
         y = z
