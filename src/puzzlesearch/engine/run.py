@@ -4,8 +4,9 @@ A long search is split (by its own puzzle code) into a fixed list of independent
 ``run_tasks`` runs ``func(task, shared)`` for each and returns the results in task order.
 ``shared`` is a small value the tasks read when they start — for a branch-and-bound search,
 the best target found so far — and ``update(shared, result)`` folds each result into it in
-the parent as results arrive. Only about as many tasks as there are workers are in flight
-at once, so that a task started late sees the results of those that finished before it.
+the parent as results arrive. With an update, only about as many tasks as there are
+workers are in flight at once, so that a task started late sees the results of those that
+finished before it; without one, each worker also has a next task queued.
 
 Three ways to run, one semantics:
 

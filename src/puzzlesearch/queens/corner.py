@@ -29,6 +29,12 @@ prefix of placed rows, so that the search splits into independent tasks; ``split
 lists the prefixes a few rows down with the same row rules (``_corner_free``,
 ``_side_free``) the counting kernels apply.
 
+Both counting kernels keep in ``cand[y]`` only the columns whose queen leaves the next row
+a free square (``_alive``): a placement never meets an empty next row, so the hot loop has
+no "dead child" branch to mispredict, and a row whose candidates all fail is not entered.
+The columns a row may take whatever the queens above (the corner and side rules that do not
+depend on them) come from a per-row mask, ``rowmask``.
+
 Invariants of the explicit stack: ``cand[y]`` holds the columns of row ``y`` still to be
 tried; ``left[y], down[y], right[y]`` are the attacks entering row ``y``; ``board[y]`` is
 the bit of row ``y``'s queen for the rows above the current one. Row indices are
@@ -324,7 +330,8 @@ def side_kernel(n, bound1, prefix):
 @njit(cache=True, nogil=True)
 def split_kernel(n, side, bound1, prefix, split_row, out):
     """Write to out[k] every prefix of `split_row` rows (< n-1) extending `prefix` that the
-    counting kernel of the same kind would enter; returns how many there are (written or not).
+    row rules of its kind allow; returns how many there are (written or not). The counting
+    kernels' _alive filter is not applied: a prefix it would have cut simply counts 0.
     """
     mask = (np.int64(1) << n) - 1
     bound2 = n - 1 - bound1
