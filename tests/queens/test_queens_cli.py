@@ -1,5 +1,7 @@
 """`puzzlesearch queens count|show`: output, JSON, formats and bad input."""
 
+import re
+
 import pytest
 
 from conftest import assert_bad_input, load_data, run_cli
@@ -45,7 +47,7 @@ def test_count_verbose_and_checkpoint(tmp_path):
     assert r.code == 0, r.err
     first, second = r.out.splitlines()
     assert first == "n=9  solutions=352  unique=46"
-    assert second.startswith("method=corner  tasks=")
+    assert re.fullmatch(r"method=corner  kernels=(aot|jit)  tasks=9  seconds=[0-9.]+", second), second
     # the same checkpoint for another board is refused
     assert_bad_input(run_cli("queens", "count", "-n", "10", "--checkpoint", path))
 

@@ -106,7 +106,8 @@ def count(
     if verbose:
         r = result
         nodes = "" if r.nodes is None else f"  nodes={r.nodes}"
-        click.echo(f"method={r.method}  tasks={r.tasks}{nodes}  seconds={r.seconds:.3f}")
+        kernels = f"  kernels={r.kernels}" if r.method == "corner" else ""
+        click.echo(f"method={r.method}{kernels}  tasks={r.tasks}{nodes}  seconds={r.seconds:.3f}")
 
 
 @queens.command()

@@ -10,6 +10,10 @@ worker processes, or on a Dask cluster, with an optional checkpoint to resume fr
 
 ``solutions(n)`` lists solutions lazily, in lexicographic order, one batch per kernel call.
 
+The corner/rotation kernels come from ``aot.kernels()``: compiled ahead of time when
+possible, so that a count never imports numba, else corner.py's JIT kernels. The modules
+with JIT kernels (corner, complete) are imported only by the paths that use them.
+
 Boards in the Python API are tuples of 0-based columns, one per row; given queens are a
 mapping {row: column}, 0-based. The command line speaks 1-based ``row:column``.
 """
@@ -26,7 +30,7 @@ import numpy as np
 from puzzlesearch.engine.run import run_tasks
 from puzzlesearch.engine.tasks import split
 
-from . import complete, corner
+from . import aot
 from .rules import Board, attacks
 
 # Rows are bits of a signed 64-bit integer, and the diagonal masks are shifted one place
@@ -49,6 +53,7 @@ class Count:
     tasks: int
     seconds: float
     note: str = ""
+    kernels: str = "jit"  # "aot": the corner/rotation kernels compiled ahead of time (aot.py)
 
 
 def check_n(n: int) -> None:
@@ -111,6 +116,8 @@ def _split_target(n: int) -> int:
 def corner_tasks(n: int) -> list[dict]:
     """Independent subproblems of the corner/rotation search of an n x n board (n >= 4)."""
 
+    kernels, _ = aot.kernels()
+
     def children(node: dict | None) -> list[dict]:
         if node is None:
             roots = [{"n": n, "side": False, "bound1": b, "cols": [0, b]} for b in range(2, n - 1)]
@@ -121,7 +128,7 @@ def corner_tasks(n: int) -> list[dict]:
             return []
         prefix = _bits(node["cols"])
         out = np.zeros((n + 1, n), np.int64)
-        found = corner.split_kernel(n, node["side"], node["bound1"], prefix, depth, out)
+        found = kernels.split_kernel(n, node["side"], node["bound1"], prefix, depth, out)
         return [{**node, "cols": _columns(out[i, :depth])} for i in range(found)]
 
     if n <= SMALL_N:
@@ -158,14 +165,17 @@ def complete_tasks(n: int, fixed: Mapping[int, int]) -> list[dict]:
 def corner_task(task: dict, shared: object = None) -> list[int]:
     """Run one corner/rotation task: [c8, c4, c2]."""
     n, prefix = task["n"], _bits(task["cols"])
+    kernels, _ = aot.kernels()
     if task["side"]:
-        c8, c4, c2 = corner.side_kernel(n, task["bound1"], prefix)
+        c8, c4, c2 = kernels.side_kernel(n, task["bound1"], prefix)
         return [int(c8), int(c4), int(c2)]
-    return [int(corner.corner_kernel(n, task["bound1"], prefix)), 0, 0]
+    return [int(kernels.corner_kernel(n, task["bound1"], prefix)), 0, 0]
 
 
 def complete_task(task: dict, shared: object = None) -> list[int]:
     """Run one completion task: [nodes, solutions, class units]."""
+    from . import complete
+
     fixed = np.array(task["fixed"], np.int64)
     prefix = np.array(task["cols"], np.int64)
     nodes, found, units = complete.complete_kernel(task["n"], fixed, prefix)
@@ -189,13 +199,20 @@ def _fixed_array(n: int, fixed: Mapping[int, int] | None) -> np.ndarray:
     return row
 
 
-def warm_up(method: str) -> None:
-    """Load a method's kernels in this process, so that forked workers inherit them compiled."""
+def warm_up(method: str) -> str:
+    """Load a method's kernels in this process, so that forked workers inherit them compiled.
+
+    Returns "aot" or "jit": where the corner/rotation kernels come from ("jit" for complete).
+    """
     if method == "corner":
-        corner.corner_kernel(5, 2, _bits([0, 2]))
-        corner.side_kernel(5, 1, _bits([1]))
-    else:
-        complete.complete_kernel(4, np.full(4, -1, np.int64), np.zeros(0, np.int64))
+        kernels, kind = aot.kernels()
+        kernels.corner_kernel(5, 2, _bits([0, 2]))
+        kernels.side_kernel(5, 1, _bits([1]))
+        return kind
+    from . import complete
+
+    complete.complete_kernel(4, np.full(4, -1, np.int64), np.zeros(0, np.int64))
+    return "jit"
 
 
 # --- counting ------------------------------------------------------------------------------------
@@ -233,6 +250,8 @@ def count(
         workers = 1
     run = dict(workers=workers, scheduler=scheduler, checkpoint=checkpoint, progress=progress, label=label)
     if fixed or n < 4:
+        from . import complete
+
         warm_up("complete")
         tasks = complete_tasks(n, fixed)
         params = {"puzzle": "queens", "n": n, "fixed": given, "method": "complete"}
@@ -250,7 +269,7 @@ def count(
             len(tasks),
             time.perf_counter() - t0,
         )
-    warm_up("corner")
+    kind = warm_up("corner")
     tasks = corner_tasks(n)
     params = {"puzzle": "queens", "n": n, "method": "corner"}
     results = run_tasks(corner_task, tasks, params=params, **run)
@@ -266,6 +285,7 @@ def count(
         None,
         len(tasks),
         time.perf_counter() - t0,
+        kernels=kind,
     )
 
 
@@ -278,6 +298,8 @@ def solutions(n: int, unique: bool = False, fixed: Mapping[int, int] | None = No
     With `unique`, each class is represented by its smallest board among those of its
     boards that extend `fixed`.
     """
+    from . import complete
+
     check_n(n)
     fixed_row = _fixed_array(n, fixed)
     state = np.array([-2], np.int64)

@@ -1,0 +1,151 @@
+"""The counting kernels compiled ahead of time, so that `queens count` starts without numba.
+
+Importing numba and loading its first cached function costs about 0.4 s of every process,
+a third of a whole n = 16 count on two cores. The corner/rotation kernels of corner.py are
+therefore also compiled once with ``numba.pycc`` into a small extension module, kept in the
+user cache directory (``$PUZZLESEARCH_CACHE`` overrides it) under a name that carries a
+hash of corner.py's source, the platform and the CPU's feature flags: an edited kernel or
+another CPU gets its own build, never a stale or foreign one. The extension needs neither
+numba nor a compiler to load: it is the same numba code, compiled before the run instead
+of during it. The first count builds it (about 10 s, like a first JIT compilation).
+
+``kernels()`` returns the extension if it exists or can be built, else the JIT kernels of
+corner.py (the same functions, so the answer never depends on which one ran); ``kind()``
+says which. The environment variable ``PUZZLESEARCH_KERNELS`` forces ``jit`` or ``aot``
+(``aot`` raises if the module cannot be built). A failed build (no C compiler, numba
+without pycc) is remembered in a marker file next to where the module would be, so that
+later runs go straight to the JIT kernels; delete the marker to retry.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.machinery
+import importlib.util
+import os
+import platform
+import tempfile
+import warnings
+from pathlib import Path
+from types import ModuleType
+
+import platformdirs
+
+MODULE = "_queens_kernels"
+# name -> numba signature of every exported kernel (all of corner.py's entry points)
+EXPORTS = {
+    "corner_kernel": "i8(i8, i8, i8[::1])",
+    "side_kernel": "UniTuple(i8, 3)(i8, i8, i8[::1])",
+    "split_kernel": "i8(i8, b1, i8, i8[::1], i8, i8[:, ::1])",
+}
+
+_loaded: tuple[object, str] | None = None  # (kernels, "aot" | "jit") once chosen in this process
+
+
+def cache_dir() -> Path:
+    """Where the built modules live: $PUZZLESEARCH_CACHE, else the user cache directory."""
+    env = os.environ.get("PUZZLESEARCH_CACHE")
+    return Path(env) if env else Path(platformdirs.user_cache_dir("puzzlesearch")) / "kernels"
+
+
+def target_cpu() -> str:
+    """"host" where the CPU's features can be read without LLVM (Linux), else "" (generic).
+
+    The kernels' bit tricks (lowest set bit, leading zeros) are single instructions on
+    current x86 CPUs but several on the generic x86-64 model: compiled for the host they
+    run about 15% faster. A module compiled for the host is named after its CPU's flags.
+    """
+    return "host" if _cpu_flags() else ""
+
+
+def _cpu_flags() -> str:
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith(("flags", "Features")):  # x86 and arm64 spell it differently
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return ""
+
+
+def module_path() -> Path:
+    """The extension for this corner.py, this Python, this platform and this CPU."""
+    source = Path(__file__).with_name("corner.py").read_bytes() + repr(sorted(EXPORTS.items())).encode()
+    source += f"{platform.machine()} {_cpu_flags()}".encode()
+    digest = hashlib.sha256(source).hexdigest()[:16]
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]  # e.g. .cpython-311-x86_64-linux-gnu.so
+    return cache_dir() / f"{MODULE}-{digest}{suffix}"
+
+
+def kernels() -> tuple[object, str]:
+    """(an object with corner_kernel, side_kernel and split_kernel, "aot" or "jit")."""
+    global _loaded
+    if _loaded is None:
+        _loaded = _choose()
+    return _loaded
+
+
+def _choose() -> tuple[object, str]:
+    want = os.environ.get("PUZZLESEARCH_KERNELS", "").strip().lower()
+    if want not in ("", "aot", "jit"):
+        raise ValueError(f"PUZZLESEARCH_KERNELS must be 'aot' or 'jit', got {want!r}")
+    if want != "jit":
+        path = module_path()
+        failed = path.with_suffix(".failed")
+        if not path.exists() and (want == "aot" or not failed.exists()):
+            try:
+                build(path)
+            except Exception as e:  # no compiler, no pycc, a full disk: the JIT kernels do the same
+                if want == "aot":
+                    raise
+                _remember_failure(failed, e)
+        if path.exists():
+            return _load(path), "aot"
+    from . import corner
+
+    return corner, "jit"
+
+
+def _load(path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(MODULE, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def build(path: Path) -> None:
+    """Compile corner.py's kernels with numba.pycc into the extension `path` (atomically)."""
+    from numba.core.errors import NumbaPendingDeprecationWarning
+
+    with warnings.catch_warnings():
+        # pycc is "pending deprecation" until numba ships its replacement; it works meanwhile
+        warnings.simplefilter("ignore", NumbaPendingDeprecationWarning)
+        from numba.pycc import CC
+
+    from . import corner
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=path.parent, prefix=".build-") as tmp:
+        cc = CC(MODULE)
+        cc.output_dir = tmp
+        cc.verbose = False
+        cc.target_cpu = target_cpu()
+        for name, signature in EXPORTS.items():
+            cc.export(name, signature)(getattr(corner, name).py_func)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            cc.compile()
+        built = [p for p in Path(tmp).iterdir() if p.name.startswith(MODULE) and p.suffix in (".so", ".pyd")]
+        if len(built) != 1:
+            raise RuntimeError(f"numba.pycc left {[p.name for p in Path(tmp).iterdir()]}, not one module")
+        os.replace(built[0], path)  # atomic: a concurrent run sees no module or a whole one
+
+
+def _remember_failure(marker: Path, error: Exception) -> None:
+    try:
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.write_text(f"{type(error).__name__}: {error}\n")
+    except OSError:
+        pass
