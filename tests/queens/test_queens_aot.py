@@ -1,5 +1,6 @@
 """The ahead-of-time kernels (aot.py): the same answers as the JIT kernels, and a safe fallback."""
 
+import os
 import random
 import shutil
 import subprocess
@@ -108,6 +109,7 @@ def test_a_count_with_aot_kernels_never_imports_numba():
         "except SystemExit as e:\n    assert not e.code\n"
         "assert 'numba' not in sys.modules, 'numba was imported'\n"
     )
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    env = {k: v for k, v in os.environ.items() if k != "PUZZLESEARCH_KERNELS"}
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("n=13  solutions=73712  unique=9233\nmethod=corner  kernels=aot")
