@@ -1,10 +1,19 @@
 """N-Queens counts (total and unique in one search) on 1 and 2 cores, everything included.
 
 Each case is a fresh `puzzlesearch queens count -n N --workers W` process: interpreter
-start, imports, numba's cache load, the split into tasks, the worker pool and the search.
+start, imports, loading the kernels, the split into tasks, the worker pool and the search.
 Targets (issue 5): n = 16 in at most 1.5 s and n = 17 in at most 6 s on 2 cores; n = 18
 measured on 2 cores. The plain-Python bitboard counter (rules.count_bitboard) at n = 11 is
 timed against the kernel search at n = 11 on one core, in-process, to give the ratio.
+
+Side by side, on the same machine in the same minutes:
+
+- the C reference (benchmarks/ref/queens_corner.c, the corner/rotation method the targets
+  were set against, compiled here with cc -O2) on one core, for n = 16 and 17: the host's
+  speed drifts by 20% and more from hour to hour, and this is its yardstick;
+- n = 16 on 2 cores with the JIT kernels (PUZZLESEARCH_KERNELS=jit): what the ahead-of-time
+  kernels save at start-up;
+- the first count on a machine, which builds the ahead-of-time kernels (empty cache).
 
 ``cpu_s`` is the CPU time of one run, worker processes included: on a shared machine it
 moves much less than the wall time.
@@ -18,14 +27,54 @@ import argparse
 import json
 import os
 import resource
+import shutil
+import statistics
+import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-from _bench import measure, print_table, python_case, write_results  # noqa: E402
+from _bench import measure, print_table, python_case, run_once, write_results  # noqa: E402
+
+REFERENCE = Path(__file__).parent / "ref" / "queens_corner.c"
 
 TARGETS = {16: 1.5, 17: 6.0}
+
+
+def build_reference(tmp: Path) -> Path | None:
+    """Compile the C reference with cc -O2; None where there is no C compiler."""
+    cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if cc is None:
+        return None
+    exe = tmp / "queens_corner"
+    subprocess.run([cc, "-O2", "-o", str(exe), str(REFERENCE)], check=True)
+    return exe
+
+
+def reference_row(exe: Path, n: int, repeats: int) -> dict:
+    # no peak memory: wait4 would report the Python parent's image the child began as
+    m = measure([str(exe), str(n)], repeats=repeats)
+    solutions, unique = (int(v) for v in m["stdout"].split())
+    return {"n": n, "workers": "C, 1", "seconds": m["seconds"], "solutions": solutions, "unique": unique,
+            "solutions_per_s": solutions / m["seconds"], "runs": m["runs"]}
+
+
+def jit_row(n: int, workers: int, repeats: int) -> dict:
+    """The same count with the JIT kernels: numba imported and its cache loaded at start-up."""
+    env = dict(os.environ, PUZZLESEARCH_KERNELS="jit")
+    times = [run_once(count_case(n, workers), env=env)[0] for _ in range(repeats)]
+    return {"n": n, "workers": f"{workers}, jit", "seconds": statistics.median(times),
+            "runs": [round(t, 4) for t in times]}
+
+
+def first_count_seconds() -> float:
+    """`queens count -n 8` with an empty kernel cache: it builds the ahead-of-time kernels."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, PUZZLESEARCH_CACHE=cache)
+        return run_once(count_case(8, 1), env=env)[0]
 
 
 def count_case(n: int, workers: int) -> list[str]:
@@ -99,6 +148,10 @@ def main() -> None:
     repeats = 1 if opts.quick else opts.repeats
     sizes = range(12, 17) if opts.quick else range(12, 18)
     load_before = os.getloadavg()
+    first = first_count_seconds()
+    print(f"first count (builds the kernels): {first:.1f} s", flush=True)
+    tmp = Path(tempfile.mkdtemp())
+    exe = build_reference(tmp)
     rows = []
     for n in sizes:
         for workers in (1, 2):
@@ -108,9 +161,17 @@ def main() -> None:
                 row["met"] = "yes" if row["seconds"] <= TARGETS[n] else "no"
             rows.append(row)
             print(f"n={n} workers={workers}: {row['seconds']:.3f} s (runs {row['runs']})", flush=True)
+        if n in TARGETS and exe is not None:
+            rows.append(reference_row(exe, n, repeats))
+            assert (rows[-1]["solutions"], rows[-1]["unique"]) == (row["solutions"], row["unique"]), rows[-1]
+            print(f"n={n} C reference, one core: {rows[-1]['seconds']:.3f} s", flush=True)
+        if n == 16:
+            rows.append(jit_row(n, 2, repeats))
+            print(f"n={n} workers=2, JIT kernels: {rows[-1]['seconds']:.3f} s", flush=True)
     if not opts.quick:
         rows.append(case_row(18, 2, 1))
         print(f"n=18 workers=2: {rows[-1]['seconds']:.3f} s", flush=True)
+    shutil.rmtree(tmp, ignore_errors=True)
     ratio = python_ratio()
     load_after = os.getloadavg()
     print_table(
@@ -124,8 +185,10 @@ def main() -> None:
         f"queens count {ratio['count_seconds']:.4f} s ({ratio['ratio_count']:.0f}x faster); "
         f"kernels alone {ratio['kernel_seconds']:.4f} s ({ratio['ratio_kernel']:.0f}x)"
     )
+    print(f"first count on a machine (builds the ahead-of-time kernels): {first:.1f} s")
     print(f"load average before {load_before[0]:.2f}, after {load_after[0]:.2f}")
-    write_results("queens", rows, {"python_ratio": ratio, "load_average": [load_before, load_after]})
+    extra = {"python_ratio": ratio, "first_count_seconds": first, "load_average": [load_before, load_after]}
+    write_results("queens", rows, extra)
 
 
 if __name__ == "__main__":
