@@ -11,8 +11,9 @@ worker processes, or on a Dask cluster, with an optional checkpoint to resume fr
 ``solutions(n)`` lists solutions lazily, in lexicographic order, one batch per kernel call.
 
 The corner/rotation kernels come from ``aot.kernels()``: compiled ahead of time when
-possible, so that a count never imports numba, else corner.py's JIT kernels. The modules
-with JIT kernels (corner, complete) are imported only by the paths that use them.
+possible, so that counting all solutions never imports numba, else corner.py's JIT
+kernels. The modules with JIT kernels (corner, complete) are imported only by the paths
+that use them (completions and listings use complete.py's).
 
 Boards in the Python API are tuples of 0-based columns, one per row; given queens are a
 mapping {row: column}, 0-based. The command line speaks 1-based ``row:column``.
