@@ -82,8 +82,13 @@ def test_a_failed_build_falls_back_to_jit_and_is_not_retried(fresh_choice, tmp_p
     # asked for explicitly, the failure is an error, not a silent fallback
     fresh_choice.setattr(aot, "_loaded", None)
     fresh_choice.setenv("PUZZLESEARCH_KERNELS", "aot")
-    with pytest.raises(RuntimeError, match="no C compiler"):
+    with pytest.raises(ValueError, match=r"could not be built ahead of time \(RuntimeError: no C compiler\)"):
         aot.kernels()
+    # and on the command line, one line and exit 2
+    fresh_choice.setattr(aot, "_loaded", None)
+    r = run_cli("queens", "count", "-n", "8")
+    assert r.code == 2 and r.out == "" and len(r.err.strip().splitlines()) == 1
+    assert r.err.startswith("puzzlesearch: error: PUZZLESEARCH_KERNELS=aot, but the kernels could not")
 
 
 def test_module_name_follows_the_kernel_source(monkeypatch):

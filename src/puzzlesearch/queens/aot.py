@@ -12,7 +12,7 @@ of during it. The first count builds it (about 10 s, like a first JIT compilatio
 ``kernels()`` returns the extension if it exists or can be built, else the JIT kernels of
 corner.py (the same functions, so the answer never depends on which one ran); ``kind()``
 says which. The environment variable ``PUZZLESEARCH_KERNELS`` forces ``jit`` or ``aot``
-(``aot`` raises if the module cannot be built). A failed build (no C compiler, numba
+(``aot`` raises ValueError if the module cannot be built). A failed build (no C compiler, numba
 without pycc) is remembered in a marker file next to where the module would be, so that
 later runs go straight to the JIT kernels; delete the marker to retry.
 """
@@ -98,7 +98,10 @@ def _choose() -> tuple[object, str]:
                 build(path)
             except Exception as e:  # no compiler, no pycc, a full disk: the JIT kernels do the same
                 if want == "aot":
-                    raise
+                    raise ValueError(
+                        f"PUZZLESEARCH_KERNELS=aot, but the kernels could not be built ahead of time "
+                        f"({type(e).__name__}: {e})"
+                    ) from e
                 _remember_failure(failed, e)
         if path.exists():
             return _load(path), "aot"
