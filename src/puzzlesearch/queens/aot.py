@@ -4,8 +4,8 @@ Importing numba and loading its first cached function costs about 0.4 s of every
 a third of a whole n = 16 count on two cores. The corner/rotation kernels of corner.py are
 therefore also compiled once with ``numba.pycc`` into a small extension module, kept in the
 user cache directory (``$PUZZLESEARCH_CACHE`` overrides it) under a name that carries a
-hash of corner.py's source, the platform and the CPU's feature flags: an edited kernel or
-another CPU gets its own build, never a stale or foreign one. The extension needs neither
+hash of corner.py's and this file's source, the platform and the CPU's feature flags: an
+edited kernel or another CPU gets its own build, never a stale or foreign one. The extension needs neither
 numba nor a compiler to load: it is the same numba code, compiled before the run instead
 of during it. The first count builds it (about 10 s, like a first JIT compilation).
 
@@ -71,7 +71,9 @@ def _cpu_flags() -> str:
 
 def module_path() -> Path:
     """The extension for this corner.py, this Python, this platform and this CPU."""
-    source = Path(__file__).with_name("corner.py").read_bytes() + repr(sorted(EXPORTS.items())).encode()
+    here = Path(__file__)
+    source = here.with_name("corner.py").read_bytes() + here.read_bytes()  # the kernels, how they are built
+    source += repr(sorted(EXPORTS.items())).encode()
     source += f"{platform.machine()} {_cpu_flags()}".encode()
     digest = hashlib.sha256(source).hexdigest()[:16]
     suffix = importlib.machinery.EXTENSION_SUFFIXES[0]  # e.g. .cpython-311-x86_64-linux-gnu.so
