@@ -118,3 +118,14 @@ def test_a_count_with_aot_kernels_never_imports_numba():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("n=13  solutions=73712  unique=9233\nmethod=corner  kernels=aot")
+
+
+def test_a_damaged_module_falls_back_to_jit(fresh_choice, tmp_path):
+    fresh_choice.setenv("PUZZLESEARCH_CACHE", str(tmp_path))
+    fresh_choice.delenv("PUZZLESEARCH_KERNELS", raising=False)
+    aot.module_path().write_bytes(b"not a shared object")
+    assert aot.kernels() == (corner, "jit")
+    fresh_choice.setattr(aot, "_loaded", None)
+    fresh_choice.setenv("PUZZLESEARCH_KERNELS", "aot")
+    with pytest.raises(ValueError, match="does not load"):
+        aot.kernels()

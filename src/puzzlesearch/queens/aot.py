@@ -106,7 +106,11 @@ def _choose() -> tuple[object, str]:
                     ) from e
                 _remember_failure(failed, e)
         if path.exists():
-            return _load(path), "aot"
+            try:
+                return _load(path), "aot"
+            except (ImportError, OSError) as e:  # a damaged file: the JIT kernels do the same
+                if want == "aot":
+                    raise ValueError(f"PUZZLESEARCH_KERNELS=aot, but {path} does not load ({e})") from e
     from . import corner
 
     return corner, "jit"
