@@ -130,17 +130,23 @@ def _corner_free(free, row, bound1):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _bound2_rule(free, down, sidemask):
+    """Row bound2's candidates: an edge column must be taken by row bound2 at the latest."""
+    edges = down & sidemask
+    if edges == 0:
+        return np.int64(0)
+    if edges != sidemask:
+        return free & sidemask
+    return free
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _side_free(free, row, down, bound1, bound2, sidemask):
     """Row `row`'s candidates in a side board (row < n-1), given the used columns `down`."""
     if row < bound1:
         return free & ~sidemask
     if row == bound2:
-        # an edge column must be taken by row bound2 at the latest
-        edges = down & sidemask
-        if edges == 0:
-            return np.int64(0)
-        if edges != sidemask:
-            return free & sidemask
+        return _bound2_rule(free, down, sidemask)
     return free
 
 
@@ -160,15 +166,18 @@ def _attacks(prefix, board):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _alive(g):
-    """The columns b whose queen leaves a free square in the next row, whose free set is g.
+def _alive(nextmask, lf, dn, rt):
+    """The columns b whose queen leaves a free square in the next row.
 
-    The queen on b takes b-1, b and b+1 from the next row: it leaves a square there unless
-    every bit of g lies within one of b, that is, unless b is within one column of both the
-    lowest bit of g and the highest. So the columns kept are those at least two to the
-    left of the highest bit or two to the right of the lowest (none if g is empty).
+    lf, dn, rt are the attacks entering this row and nextmask the columns the next row may
+    take, so the next row's free set is g = nextmask & ~((lf << 1) | dn | (rt >> 1)) before
+    this row's queen. The queen on b takes b-1, b and b+1 from it: it leaves a square there
+    unless every bit of g lies within one of b, that is, unless b is within one column of
+    both the lowest bit of g and the highest. So the columns kept are those at least two
+    to the left of the highest bit or two to the right of the lowest (none if g is empty).
     Filtering a row's candidates this way takes the "dead child" test out of the hot loop.
     """
+    g = nextmask & ~((lf << 1) | dn | (rt >> 1))
     lo = g & -g
     hi = np.int64(1) << (np.int64(63) - np.int64(leading_zeros(g | 1)))
     return (-lo << 2) | (((hi << 1) - 1) >> 2)
@@ -209,7 +218,7 @@ def corner_kernel(n, bound1, prefix):
     left[y] = lf
     down[y] = dn
     right[y] = rt
-    cand[y] = free & _alive(rowmask[y + one] & ~((lf << 1) | dn | (rt >> 1)))
+    cand[y] = free & _alive(rowmask[y + one], lf, dn, rt)
     while True:
         free = cand[y]
         if free == 0:
@@ -227,7 +236,7 @@ def corner_kernel(n, bound1, prefix):
             # the candidates were filtered by _alive: the last row has its free column
             c8 += 1
             continue
-        free = rowmask[z] & ~(lf | dn | rt) & _alive(rowmask[z + one] & ~((lf << 1) | dn | (rt >> 1)))
+        free = rowmask[z] & ~(lf | dn | rt) & _alive(rowmask[z + one], lf, dn, rt)
         if free == 0:
             continue
         y = z
@@ -282,7 +291,7 @@ def side_kernel(n, bound1, prefix):
     down[y] = dn
     right[y] = rt
     free = _side_free(free, y, dn, b1, b2, sidemask)
-    cand[y] = free & _alive(rowmask[y + one] & ~((lf << 1) | dn | (rt >> 1)))
+    cand[y] = free & _alive(rowmask[y + one], lf, dn, rt)
     while True:
         free = cand[y]
         if free == 0:
@@ -310,13 +319,8 @@ def side_kernel(n, bound1, prefix):
                 c2 += 1
             continue
         if z == b2:
-            # an edge column must be taken by row bound2 at the latest
-            edges = dn & sidemask
-            if edges == 0:
-                continue
-            if edges != sidemask:
-                free &= sidemask
-        free &= _alive(rowmask[z + one] & ~((lf << 1) | dn | (rt >> 1)))
+            free = _bound2_rule(free, dn, sidemask)
+        free &= _alive(rowmask[z + one], lf, dn, rt)
         if free == 0:
             continue
         y = z
