@@ -68,11 +68,11 @@ def python_case(code: str) -> list[str]:
     return [sys.executable, "-c", code + trailer]
 
 
-def measure(argv: list[str], repeats: int = 3, timeout: float | None = None) -> dict:
+def measure(argv: list[str], repeats: int = 3, timeout: float | None = None, env: dict | None = None) -> dict:
     """Median wall time and peak memory of `repeats` fresh runs of argv; last stdout too."""
     times, peaks, out = [], [], ""
     for _ in range(repeats):
-        s, p, out = run_once(argv, timeout)
+        s, p, out = run_once(argv, timeout, env)
         times.append(s)
         peaks.append(p)
     return {

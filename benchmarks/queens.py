@@ -28,7 +28,6 @@ import json
 import os
 import resource
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -64,10 +63,8 @@ def reference_row(exe: Path, n: int, repeats: int) -> dict:
 
 def jit_row(n: int, workers: int, repeats: int) -> dict:
     """The same count with the JIT kernels: numba imported and its cache loaded at start-up."""
-    env = dict(os.environ, PUZZLESEARCH_KERNELS="jit")
-    times = [run_once(count_case(n, workers), env=env)[0] for _ in range(repeats)]
-    return {"n": n, "workers": f"{workers}, jit", "seconds": statistics.median(times),
-            "runs": [round(t, 4) for t in times]}
+    m = measure(count_case(n, workers), repeats=repeats, env=dict(os.environ, PUZZLESEARCH_KERNELS="jit"))
+    return {"n": n, "workers": f"{workers}, jit", "seconds": m["seconds"], "runs": m["runs"]}
 
 
 def first_count_seconds() -> float:
