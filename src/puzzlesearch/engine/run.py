@@ -8,10 +8,10 @@ the parent as results arrive. With an update, only about as many tasks as there 
 workers are in flight at once, so that a task started late sees the results of those that
 finished before it; without one, each worker also has a next task queued.
 
-Three ways to run, one semantics:
+Three ways to run (``RunOptions``), one semantics:
 
 - ``workers=1``: in this process, one task after another, no pool;
-- ``workers=N`` (default: all cores): N local worker processes;
+- ``workers=N`` (None: all cores): N local worker processes;
 - ``scheduler="tcp://HOST:PORT"``: an existing ``dask.distributed`` cluster (optional extra).
 
 With ``checkpoint=FILE`` every finished task is committed to an SQLite file (see
@@ -37,7 +37,9 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from puzzlesearch.engine.progress import Progress
+from puzzlesearch.engine import interrupt
+from puzzlesearch.engine.options import RunOptions, cores
+from puzzlesearch.engine.progress import Display, Progress
 from puzzlesearch.engine.store import Checkpoint
 
 
@@ -47,41 +49,39 @@ def run_tasks(
     *,
     shared: Any = None,
     update: Callable[[Any, Any], Any] | None = None,
-    workers: int | None = None,
-    scheduler: str | None = None,
-    checkpoint: str | os.PathLike | None = None,
     params: dict | None = None,
-    progress: bool = True,
-    label: str = "",
-    nodes: Callable[[Any], int] | None = None,
-    best: Callable[[Any], str] | None = None,
+    options: RunOptions = RunOptions(),
+    display: Display | None = None,
 ) -> list:
     """Run ``func(task, shared)`` for every task; return the results in task order.
 
+    What runs: ``func``, ``tasks``, ``shared``/``update`` and the checkpoint's ``params``.
+    How: ``options`` (workers, scheduler, checkpoint, progress). What the bar shows:
+    ``display`` (label, unit, nodes and best of a result, weight of a task).
+
     func must be a module-level function (workers import it by name) when workers > 1 or
     with a scheduler; tasks, shared and results must be JSON-serialisable, and results come
-    back as JSON gives them (lists, string keys). With a scheduler, ``workers`` is ignored:
-    the cluster's threads set how many tasks are in flight. Raises
-    ValueError for a checkpoint made for other params, not a checkpoint, or damaged, and
-    for a scheduler that cannot be reached; ImportError if a scheduler is given and
-    dask.distributed is not installed. On KeyboardInterrupt the workers are stopped, the
-    checkpoint keeps every task finished so far, and the interrupt propagates.
+    back as JSON gives them (lists, string keys). With a scheduler, ``options.workers`` is
+    ignored: the cluster's threads set how many tasks are in flight; otherwise None means
+    all cores. Raises ValueError for a checkpoint made for other params, not a checkpoint,
+    or damaged, and for a scheduler that cannot be reached; ImportError if a scheduler is
+    given and dask.distributed is not installed. On KeyboardInterrupt the workers are
+    stopped, the checkpoint keeps every task finished so far, and the interrupt propagates.
     """
     tasks = list(tasks)
     _json(tasks, "the task list")  # also without a checkpoint, so that adding one never breaks a run
-    if workers is None:
-        workers = _cores()
-    if workers < 1:
-        raise ValueError(f"workers must be at least 1, not {workers}")
+    display = display or Display()
+    workers = options.workers if options.workers is not None else cores()
+    checkpoint = options.checkpoint
     ckpt = Checkpoint(checkpoint, params, tasks) if checkpoint is not None else None
     try:
-        run = _Run(tasks, shared, update, ckpt, nodes, best)
+        run = _Run(tasks, shared, update, ckpt, display)
         todo = [i for i in range(len(tasks)) if not run.have[i]]
-        run.bar = Progress(len(tasks), len(tasks) - len(todo), label, progress)
-        if best is not None and len(todo) < len(tasks):
-            run.bar.set_best(best(run.shared))
-        if scheduler is not None and todo:
-            _run_dask(func, run, todo, scheduler)
+        run.bar = Progress(display, tasks, run.have, options.progress)
+        if display.best is not None and len(todo) < len(tasks):
+            run.bar.set_best(display.best(run.shared))
+        if options.scheduler is not None and todo:
+            _run_dask(func, run, todo, options.scheduler)
         elif workers == 1 or len(todo) <= 1:  # also a finished checkpoint: a full bar, no pool
             _run_serial(func, run, todo)
         else:
@@ -90,13 +90,6 @@ def run_tasks(
         if ckpt is not None:
             ckpt.close()
     return run.results
-
-
-def _cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))  # the cores this process may use (containers, taskset)
-    except AttributeError:
-        return os.cpu_count() or 1
 
 
 def _json(value: Any, what: str) -> Any:
@@ -112,13 +105,13 @@ def _json(value: Any, what: str) -> Any:
 class _Run:
     """The parent's side of a run: results so far, the shared value, checkpoint and progress."""
 
-    def __init__(self, tasks: list, shared: Any, update: Any, ckpt: Checkpoint | None, nodes: Any, best: Any):
+    def __init__(self, tasks: list, shared: Any, update: Any, ckpt: Checkpoint | None, display: Display):
         self.tasks = tasks
         self.results: list = [None] * len(tasks)
         self.have = [False] * len(tasks)
         self.shared = shared
-        self.update, self.ckpt, self.nodes, self.best = update, ckpt, nodes, best
-        self.bar = Progress(0, enabled=False)  # each backend enters it once its workers exist
+        self.update, self.ckpt, self.display = update, ckpt, display
+        self.bar = Progress(display, [], [], False)  # each backend enters it once its workers exist
         if ckpt is not None:
             # in task order, so the restored shared value does not depend on finishing order
             for i, result in sorted(ckpt.done().items()):
@@ -137,9 +130,11 @@ class _Run:
         """After the next task is on its way: commit this one and show it."""
         if self.ckpt is not None:
             self.ckpt.record(i, self.tasks[i], self.results[i], seconds)
+        d = self.display
         self.bar.advance(
-            self.nodes(self.results[i]) if self.nodes else None,
-            self.best(self.shared) if self.best else None,
+            i,
+            d.nodes(self.results[i]) if d.nodes else None,
+            d.best(self.shared) if d.best else None,
         )
 
 
@@ -154,10 +149,11 @@ def _timed(func: Callable[[Any, Any], Any], task: Any, shared: Any) -> tuple[Any
 
 def _run_serial(func: Callable, run: _Run, todo: list[int]) -> None:
     # A KeyboardInterrupt simply propagates: every finished task is already committed.
-    # (A numba kernel does not look at signals, so Ctrl-C waits for the current task.)
+    # Each task runs in a helper thread (interrupt.call), so that Ctrl-C is seen at once
+    # even while a numba kernel, which never looks at signals, is running.
     with run.bar:
         for i in todo:
-            result, seconds = _timed(func, run.tasks[i], run.shared)
+            result, seconds = interrupt.call(_timed, func, run.tasks[i], run.shared)
             run.accept(i, result)
             run.settle(i, seconds)
 

@@ -1,0 +1,241 @@
+"""The pieces every puzzle's command line shares (the dispatcher, cli.py, owns none of them).
+
+- :func:`group`: a puzzle's click group (help on ``-h``; with no command, the help).
+- :data:`json_option`, :data:`quiet_option`: the output options, declared once here.
+- :func:`run_options`: ``--workers/--scheduler/--checkpoint`` (``--store``, ``--memory``
+  where they apply) and ``--quiet``, collapsed into one :class:`RunOptions` argument ``run``
+  that travels to the puzzle's API and on to the engine.
+- :func:`library_call`: around a call into the library: a refused parameter
+  (ValueError, ImportError, MemoryError, OverflowError) becomes one stderr line and exit 2;
+  Ctrl-C or SIGTERM one line with resume advice and exit 130.
+- :func:`fail`, :func:`emit_json`: the two ways a command ends early or prints JSON.
+
+Conventions (DESIGN.md): short stable stdout; ``--json`` prints one JSON object; progress
+on stderr, only on a terminal; exit 0 on success, 1 when a check fails or an answer could
+not be saved, 2 on bad input with one line on stderr, 130 when interrupted.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, is_dataclass
+from typing import Any, NoReturn
+
+import click
+
+from puzzlesearch.engine.memory import from_gib
+from puzzlesearch.engine.options import RunOptions
+from puzzlesearch.engine.progress import bar_enabled
+
+CONTEXT = {"help_option_names": ["-h", "--help"]}
+
+#: exit statuses, one meaning each
+EXIT_OK, EXIT_CHECK_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+class UsageFailure(click.UsageError):
+    """Bad input: one line on stderr, exit status 2."""
+
+
+def fail(message: str) -> NoReturn:
+    """Stop with `message` as the single stderr line and exit status 2."""
+    raise UsageFailure(message)
+
+
+def warn(message: str) -> None:
+    """One line on stderr, prefixed like every other line the program writes there."""
+    click.echo(f"puzzlesearch: {message}", err=True)
+
+
+def emit_json(obj: Any) -> None:
+    """Print one JSON object (dataclasses become dicts)."""
+    if is_dataclass(obj) and not isinstance(obj, type):
+        obj = asdict(obj)
+    click.echo(json.dumps(obj, separators=(",", ":")))
+
+
+# --- groups ------------------------------------------------------------------------------------------
+
+
+def _short_help(cmd: click.Command, limit: int) -> str:
+    """A command's one-line help for a list: its short_help, or its docstring's first
+    line whole (click's own would cut it at the first '.', as in 'e.g.')."""
+    if cmd.short_help:
+        return cmd.short_help
+    first = (cmd.help or "").strip().split("\n", 1)[0].strip()
+    return first if len(first) <= limit else first[: limit - 1].rstrip() + "…"
+
+
+class Group(click.Group):
+    """A click group that lists its commands with their whole first help line."""
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            cmd = self.get_command(ctx, name)
+            if cmd is not None and not cmd.hidden:
+                rows.append((name, _short_help(cmd, 100)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+def group(**kwargs: Any) -> Callable[[Callable], click.Group]:
+    """``@clikit.group()`` for a puzzle's command group: -h/--help, and the help when no
+    command is given."""
+    kwargs.setdefault("cls", Group)
+    kwargs.setdefault("context_settings", CONTEXT)
+    kwargs.setdefault("no_args_is_help", True)
+    return click.group(**kwargs)
+
+
+# --- options -----------------------------------------------------------------------------------------
+
+json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+quiet_option = click.option("-q", "--quiet", is_flag=True, help="No progress on stderr.")
+verbose_option = click.option("-v", "--verbose", is_flag=True, help="Print more detail.")
+
+
+class GiB(click.ParamType):
+    """--memory GIB: a positive finite number of GiB, converted to bytes."""
+
+    name = "GIB"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int) and not isinstance(value, bool) and param is None:
+            return value
+        try:
+            return from_gib(value)
+        except ValueError as e:
+            self.fail(str(e).removeprefix("--memory "), param, ctx)
+
+
+class Workers(click.ParamType):
+    """--workers N: a whole number >= 1 (not 1e9, not 10**20)."""
+
+    name = "N"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        try:
+            n = int(str(value).strip())
+        except ValueError:
+            self.fail(f"must be a whole number, got {value!r}", param, ctx)
+        if not 1 <= n <= 4096:
+            self.fail(f"must be between 1 and 4096, got {value}", param, ctx)
+        return n
+
+
+def progress_wanted(quiet: bool) -> bool:
+    """Progress is drawn unless --quiet, and only on a terminal (the engine's rule)."""
+    return bar_enabled(not quiet)
+
+
+def run_options(*, workers: bool = True, checkpoint: bool = True, store: bool = False,
+                memory: bool = False, workers_help: str | None = None) -> Callable[[Callable], Callable]:
+    """The run options of a long search, as one decorator.
+
+    Adds --workers/--scheduler (workers=True), --checkpoint, --store, --memory as asked,
+    and always --quiet; the command receives them as one ``run: RunOptions`` argument
+    (and ``quiet`` no more). A checkpoint or store that cannot be written is refused
+    here, before any work.
+    """
+
+    def decorate(f: Callable) -> Callable:
+        @functools.wraps(f)
+        def command(*args: Any, **kw: Any) -> Any:
+            quiet = kw.pop("quiet")
+            with library_call(None):
+                run = RunOptions(
+                    workers=kw.pop("workers", None),
+                    scheduler=kw.pop("scheduler", None),
+                    checkpoint=kw.pop("checkpoint", None),
+                    store=kw.pop("store", None),
+                    memory=kw.pop("memory", None),
+                    progress=progress_wanted(quiet),
+                )
+                run.check_paths()
+            return f(*args, run=run, **kw)
+
+        options = []
+        if workers:
+            options += [
+                click.option("--workers", type=Workers(), default=None,
+                             help=workers_help or "Worker processes (default: all cores, or 1 for a quick job)."),
+                click.option("--scheduler", metavar="tcp://HOST:PORT", default=None,
+                             help="Run the tasks on an existing Dask cluster."),
+            ]
+        if checkpoint:
+            options.append(click.option(
+                "--checkpoint", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+                help="SQLite file recording finished work; run the same command again with it to resume."))
+        if store:
+            options.append(click.option(
+                "--store", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+                help="Results store of computed values (default: in the user data directory)."))
+        if memory:
+            options.append(click.option(
+                "--memory", type=GiB(), default=None, metavar="GIB",
+                help="Most memory to use, in GiB (default: 90% of what is available)."))
+        options.append(quiet_option)
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return decorate
+
+
+# --- calls into the library --------------------------------------------------------------------------
+
+
+def exit_interrupted(checkpoint: str | None = None, resumable: bool = True) -> NoReturn:
+    """One line on stderr (with resume advice), exit status 130.
+
+    A kernel interrupted in a helper thread (engine.interrupt) may still be running; the
+    process then leaves at once (os._exit, after flushing), rather than finalising the
+    interpreter under it.
+    """
+    if checkpoint:
+        hint = f"; run the same command again with --checkpoint {checkpoint} to resume"
+    elif resumable:
+        hint = "; give --checkpoint FILE to make a long run resumable"
+    else:
+        hint = ""
+    click.echo(f"puzzlesearch: interrupted{hint}", err=True)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    if any(t.name == "puzzlesearch-kernel" and t.is_alive() for t in threading.enumerate()):
+        os._exit(EXIT_INTERRUPTED)
+    sys.exit(EXIT_INTERRUPTED)
+
+
+@contextmanager
+def library_call(run: RunOptions | None = None, *, resumable: bool = True) -> Iterator[None]:
+    """Around a call into the library: what it refuses (ValueError, ImportError e.g.
+    --scheduler without dask, MemoryError, OverflowError) becomes one stderr line and
+    exit 2; Ctrl-C and SIGTERM exit 130 with one line, which says how to resume when the
+    command takes a checkpoint (``run`` given and ``resumable``)."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        exit_interrupted(run.checkpoint if run is not None else None, resumable and run is not None)
+    except (ValueError, ImportError, MemoryError, OverflowError) as e:
+        message = str(e) or type(e).__name__
+        if isinstance(e, MemoryError):
+            message = f"out of memory: {message}" if str(e) else "out of memory (cap it with --memory)"
+        fail(message.splitlines()[0] if message else message)
+
+
+__all__ = [
+    "EXIT_CHECK_FAILED", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "GiB", "Group", "UsageFailure",
+    "Workers", "emit_json", "exit_interrupted", "fail", "group", "json_option", "library_call",
+    "progress_wanted", "quiet_option", "run_options", "verbose_option", "warn",
+]

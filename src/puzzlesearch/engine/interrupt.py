@@ -1,0 +1,52 @@
+"""Ctrl-C during a kernel that runs in this process.
+
+A numba kernel never looks at signals: while it runs, Python's SIGINT handler waits,
+and when it finally runs inside numba's return path it can leave an exception set
+under a returned value (a SystemError) or worse. :func:`call` therefore runs the
+kernel in a helper thread (kernels are compiled with ``nogil=True``, so the main thread
+keeps the interpreter) while the main thread waits in plain Python, where Ctrl-C and
+SIGTERM raise ``KeyboardInterrupt`` at once and cleanly.
+
+The interrupted kernel cannot be stopped from outside: it runs on, unseen, until it
+returns (its result is dropped) or the process exits. The command line exits at once
+(see :func:`puzzlesearch.clikit.exit_interrupted`), so nothing is lost but the
+unfinished call, whose finished parts any checkpoint already holds.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+#: how often the waiting main thread wakes (it also wakes at once on a signal)
+_POLL = 0.1
+
+
+def call(kernel: Callable[..., T], *args: Any) -> T:
+    """``kernel(*args)``, interruptible by Ctrl-C/SIGTERM in the main thread.
+
+    Outside the main thread (a worker thread, a Dask worker) the kernel is simply called.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return kernel(*args)
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["result"] = kernel(*args)
+        except BaseException as e:  # handed to the caller below
+            box["error"] = e
+
+    worker = threading.Thread(target=run, name="puzzlesearch-kernel", daemon=True)
+    worker.start()
+    while worker.is_alive():
+        worker.join(_POLL)
+    if "error" in box:
+        raise box["error"]
+    return box["result"]
+
+
+__all__ = ["call"]

@@ -1,0 +1,83 @@
+"""How a long search runs: one value that travels CLI -> puzzle API -> engine.
+
+``RunOptions`` holds where the work runs (``workers``, ``scheduler``), where it is kept
+(``checkpoint``, ``store``), how much memory it may take (``memory``) and whether a
+progress bar is drawn. It also owns the one worker policy of the project
+(:meth:`RunOptions.workers_for`): puzzles say whether a job is quick, the engine decides
+what that means for the number of processes.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, replace
+
+from puzzlesearch.engine.memory import check_budget
+from puzzlesearch.engine.paths import check_writable
+
+
+def cores() -> int:
+    """The cores this process may use (containers, taskset), at least 1."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """Where and how a long search runs.
+
+    workers     local worker processes; None: the engine's policy (see workers_for)
+    scheduler   tcp://HOST:PORT of an existing Dask cluster (the optional extra)
+    checkpoint  SQLite file recording finished tasks; the same command resumes from it
+    store       results store of computed values (None: the user data directory)
+    memory      most bytes a search may allocate (None: a cap from the available memory)
+    progress    draw a progress bar on stderr (only ever when stderr is a terminal)
+    """
+
+    workers: int | None = None
+    scheduler: str | None = None
+    checkpoint: str | None = None
+    store: str | None = None
+    memory: int | None = None
+    progress: bool = False
+
+    def __post_init__(self) -> None:
+        if self.workers is not None and (isinstance(self.workers, bool) or not isinstance(self.workers, int)
+                                         or self.workers < 1):
+            raise ValueError(f"--workers must be a whole number of at least 1, got {self.workers}")
+        if self.memory is not None:
+            check_budget(self.memory)
+
+    def check_paths(self) -> None:
+        """Refuse, before any work, a checkpoint or store that could not be written."""
+        if self.checkpoint is not None:
+            check_writable(self.checkpoint, "--checkpoint")
+        if self.store is not None:
+            check_writable(self.store, "--store")
+
+    def workers_for(self, quick: bool = False) -> int | None:
+        """The project's one worker policy: the workers asked for; else, for a quick job
+        (well under a second, by the puzzle's own estimate) without a scheduler or
+        checkpoint, this process alone (a pool costs more than it saves); else all cores.
+        None means "the cluster decides" (with a scheduler)."""
+        if self.workers is not None:
+            return self.workers
+        if self.scheduler is not None:
+            return None
+        if quick and self.checkpoint is None:
+            return 1
+        return cores()
+
+    def serial(self, quick: bool = False) -> bool:
+        """True when the search runs as one call in this process: one worker, no
+        scheduler, no checkpoint (nothing to split the work for)."""
+        return self.scheduler is None and self.checkpoint is None and self.workers_for(quick) == 1
+
+    def but(self, **changes) -> RunOptions:
+        """A copy with some fields changed."""
+        return replace(self, **changes)
+
+
+__all__ = ["RunOptions", "cores"]
