@@ -113,7 +113,8 @@ def print_table(title: str, rows: list[dict], columns: list[str]) -> None:
 def write_results(name: str, rows: list[dict], extra: dict | None = None) -> Path:
     RESULTS.mkdir(exist_ok=True)
     path = RESULTS / f"{name}.json"
-    payload = {"machine": machine(), "rows": rows, **(extra or {})}
+    # the load at the end of the run is saved with its figures: a busy host explains slow ones
+    payload = {"machine": machine(), "rows": rows, "loadavg_end": list(os.getloadavg()), **(extra or {})}
     path.write_text(json.dumps(payload, indent=1) + "\n")
     print(f"\nwrote {path}")
     return path
