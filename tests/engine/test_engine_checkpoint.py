@@ -14,11 +14,18 @@ from pathlib import Path
 import pytest
 
 from puzzlesearch.engine._selftest import combine, derangement_tasks, derangements, raise_target
+from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.engine.run import run_tasks
 from puzzlesearch.engine.store import Checkpoint, ResultsStore
 
 N, AT_LEAST = 7, 100  # 134 tasks
 PARAMS = {"puzzle": "selftest", "n": N}
+ONE = RunOptions(workers=1)
+
+
+def at(checkpoint: Path, workers: int = 1) -> RunOptions:
+    """Run options: `workers` local workers, checkpointing to `checkpoint`."""
+    return RunOptions(workers=workers, checkpoint=str(checkpoint))
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +35,7 @@ def tasks():
 
 @pytest.fixture(scope="module")
 def uninterrupted(tasks):
-    return run_tasks(derangements, tasks, update=raise_target, workers=1)
+    return run_tasks(derangements, tasks, update=raise_target, options=ONE)
 
 
 class Stop(Exception):
@@ -66,17 +73,17 @@ def test_resume_runs_only_the_unfinished_tasks(tmp_path, tasks, uninterrupted):
     ck = tmp_path / "run.ckpt"
     first, calls = counting(stop_after=len(tasks) // 2)
     with pytest.raises(Stop):
-        run_tasks(first, tasks, update=raise_target, workers=1, checkpoint=ck, params=PARAMS)
+        run_tasks(first, tasks, update=raise_target, params=PARAMS, options=at(ck))
     assert done_count(ck) == len(calls) == len(tasks) // 2
 
     second, calls = counting()
-    resumed = run_tasks(second, tasks, update=raise_target, workers=1, checkpoint=ck, params=PARAMS)
+    resumed = run_tasks(second, tasks, update=raise_target, params=PARAMS, options=at(ck))
     assert calls == tasks[len(tasks) // 2 :]
     same_answer(resumed, uninterrupted)
 
     # a finished checkpoint answers without running anything, and returns the same results
     third, calls = counting()
-    assert run_tasks(third, tasks, update=raise_target, workers=1, checkpoint=ck, params=PARAMS) == resumed
+    assert run_tasks(third, tasks, update=raise_target, params=PARAMS, options=at(ck)) == resumed
     assert calls == []
 
 
@@ -84,7 +91,7 @@ def test_restored_results_raise_the_shared_bound_first(tmp_path, tasks):
     ck = tmp_path / "run.ckpt"
     first, _ = counting(stop_after=len(tasks) // 2)
     with pytest.raises(Stop):
-        run_tasks(first, tasks, update=raise_target, workers=1, checkpoint=ck, params=PARAMS)
+        run_tasks(first, tasks, update=raise_target, params=PARAMS, options=at(ck))
     restored = Checkpoint(ck, PARAMS, tasks).done()
     bound = None
     for r in restored.values():
@@ -95,7 +102,7 @@ def test_restored_results_raise_the_shared_bound_first(tmp_path, tasks):
         seen.append(shared)
         return derangements(task, shared)
 
-    run_tasks(watch, tasks, update=raise_target, workers=1, checkpoint=ck, params=PARAMS)
+    run_tasks(watch, tasks, update=raise_target, params=PARAMS, options=at(ck))
     assert bound is not None and seen[0] == bound
 
 
@@ -103,17 +110,18 @@ def test_resume_with_another_number_of_workers(tmp_path, tasks, uninterrupted):
     ck = tmp_path / "run.ckpt"
     first, _ = counting(stop_after=40)
     with pytest.raises(Stop):
-        run_tasks(first, tasks, update=raise_target, workers=1, checkpoint=ck, params=PARAMS)
-    resumed = run_tasks(derangements, tasks, update=raise_target, workers=2, checkpoint=ck, params=PARAMS)
+        run_tasks(first, tasks, update=raise_target, params=PARAMS, options=at(ck))
+    resumed = run_tasks(derangements, tasks, update=raise_target, params=PARAMS, options=at(ck, workers=2))
     same_answer(resumed, uninterrupted)
 
 
 def _start(ck: Path, workers: int, sleep: float) -> subprocess.Popen:
     code = textwrap.dedent(f"""
         from puzzlesearch.engine._selftest import derangement_tasks, derangements, raise_target
+        from puzzlesearch.engine.options import RunOptions
         from puzzlesearch.engine.run import run_tasks
         run_tasks(derangements, derangement_tasks({N}, {AT_LEAST}), update=raise_target,
-                  workers={workers}, checkpoint={str(ck)!r}, params={PARAMS!r})
+                  params={PARAMS!r}, options=RunOptions(workers={workers}, checkpoint={str(ck)!r}))
         print("finished")
     """)
     env = {**os.environ, "PUZZLESEARCH_SELFTEST_SLEEP": str(sleep)}
@@ -175,7 +183,7 @@ def test_sigkill_loses_at_most_the_tasks_in_flight(tmp_path, tasks, uninterrupte
     kept = done_count(ck)
     assert seen <= kept < len(tasks)
     second, calls = counting()
-    resumed = run_tasks(second, tasks, update=raise_target, workers=1, checkpoint=ck, params=PARAMS)
+    resumed = run_tasks(second, tasks, update=raise_target, params=PARAMS, options=at(ck))
     assert len(calls) == len(tasks) - kept
     same_answer(resumed, uninterrupted)
 
@@ -203,26 +211,35 @@ def test_ctrl_c_stops_workers_at_once_and_keeps_a_consistent_checkpoint(tmp_path
 
 def test_other_parameters_are_refused(tmp_path, tasks):
     ck = tmp_path / "run.ckpt"
-    run_tasks(derangements, tasks[:5], workers=1, checkpoint=ck, params=PARAMS)
+    run_tasks(derangements, tasks[:5], params=PARAMS, options=at(ck))
     with pytest.raises(ValueError, match=r"run\.ckpt was made for other parameters: .*\"n\":7"):
-        run_tasks(derangements, tasks[:5], workers=1, checkpoint=ck, params={**PARAMS, "n": 8})
+        run_tasks(derangements, tasks[:5], params={**PARAMS, "n": 8}, options=at(ck))
     with pytest.raises(ValueError, match="was made for other parameters.*other subproblems"):
-        run_tasks(derangements, tasks[:6], workers=1, checkpoint=ck, params=PARAMS)
+        run_tasks(derangements, tasks[:6], params=PARAMS, options=at(ck))
     # the refused runs left the file as it was
     assert done_count(ck) == 5
 
 
 def test_params_compare_as_json(tmp_path, tasks):
+    # a tuple and a list, keys in another order: the same parameters as JSON, so the second
+    # run resumes the first one's checkpoint (and, all tasks done there, computes nothing)
     ck = tmp_path / "run.ckpt"
-    run_tasks(derangements, tasks[:3], workers=1, checkpoint=ck, params={"a": (1, 2), "b": 3})
-    run_tasks(derangements, tasks[:3], workers=1, checkpoint=ck, params={"b": 3, "a": [1, 2]})
+    first = run_tasks(derangements, tasks[:3], params={"a": (1, 2), "b": 3}, options=at(ck))
+    again, calls = counting()
+    assert run_tasks(again, tasks[:3], params={"b": 3, "a": [1, 2]}, options=at(ck)) == first
+    assert calls == []
+    # while other values are other parameters
+    with pytest.raises(ValueError, match="made for other parameters"):
+        run_tasks(derangements, tasks[:3], params={"a": [2, 1], "b": 3}, options=at(ck))
+    with pytest.raises(ValueError, match="made for other parameters"):
+        run_tasks(derangements, tasks[:3], params={"a": [1, 2], "b": 3.5}, options=at(ck))
 
 
 def test_a_garbage_file_is_refused_and_left_alone(tmp_path, tasks):
     ck = tmp_path / "notes.txt"
     ck.write_text("my precious notes\n" * 100)
     with pytest.raises(ValueError, match=r"notes\.txt is not a puzzlesearch checkpoint"):
-        run_tasks(derangements, tasks, workers=1, checkpoint=ck, params=PARAMS)
+        run_tasks(derangements, tasks, params=PARAMS, options=at(ck))
     assert ck.read_text() == "my precious notes\n" * 100
 
 
@@ -232,7 +249,7 @@ def test_another_sqlite_database_is_refused(tmp_path, tasks):
         db.execute("create table meta (key text, value text)")
         db.execute("create table done (x)")
     with pytest.raises(ValueError, match="is not a puzzlesearch checkpoint.*without its marker"):
-        run_tasks(derangements, tasks, workers=1, checkpoint=ck, params=PARAMS)
+        run_tasks(derangements, tasks, params=PARAMS, options=at(ck))
 
 
 def test_a_results_store_is_not_a_checkpoint(tmp_path, tasks):
@@ -240,12 +257,12 @@ def test_a_results_store_is_not_a_checkpoint(tmp_path, tasks):
     with ResultsStore(store) as s:
         s.put("topswops", "f(5)", 7, "test")
     with pytest.raises(ValueError, match="not a puzzlesearch checkpoint"):
-        run_tasks(derangements, tasks, workers=1, checkpoint=store, params=PARAMS)
+        run_tasks(derangements, tasks, params=PARAMS, options=at(store))
 
 
 def test_a_damaged_checkpoint_is_refused(tmp_path, tasks):
     ck = tmp_path / "run.ckpt"
-    run_tasks(derangements, tasks, workers=1, checkpoint=ck, params=PARAMS)
+    run_tasks(derangements, tasks, params=PARAMS, options=at(ck))
     data = bytearray(ck.read_bytes())
     page = 4096
     assert len(data) >= 4 * page
@@ -253,23 +270,23 @@ def test_a_damaged_checkpoint_is_refused(tmp_path, tasks):
         data[start : start + 8] = b"\xff" * 8
     ck.write_bytes(data)
     with pytest.raises(ValueError, match=r"run\.ckpt is damaged .*delete it"):
-        run_tasks(derangements, tasks, workers=1, checkpoint=ck, params=PARAMS)
+        run_tasks(derangements, tasks, params=PARAMS, options=at(ck))
 
 
 def test_a_truncated_checkpoint_is_refused(tmp_path, tasks):
     ck = tmp_path / "run.ckpt"
-    run_tasks(derangements, tasks, workers=1, checkpoint=ck, params=PARAMS)
+    run_tasks(derangements, tasks, params=PARAMS, options=at(ck))
     data = ck.read_bytes()
     ck.write_bytes(data[: len(data) // 2])
     with pytest.raises(ValueError, match="is damaged"):
-        run_tasks(derangements, tasks, workers=1, checkpoint=ck, params=PARAMS)
+        run_tasks(derangements, tasks, params=PARAMS, options=at(ck))
 
 
 def test_an_empty_file_starts_a_new_checkpoint(tmp_path, tasks, uninterrupted):
     # what a run killed while creating its checkpoint may leave behind
     ck = tmp_path / "run.ckpt"
     ck.write_bytes(b"")
-    same_answer(run_tasks(derangements, tasks, update=raise_target, workers=1, checkpoint=ck, params=PARAMS),
+    same_answer(run_tasks(derangements, tasks, update=raise_target, params=PARAMS, options=at(ck)),
                 uninterrupted)
     assert done_count(ck) == len(tasks)
 
