@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
-#: how often the waiting main thread wakes (it also wakes at once on a signal)
+#: how often the waiting main thread wakes (it also wakes at once on a signal or when the kernel ends)
 _POLL = 0.1
 
 
@@ -33,17 +33,23 @@ def call(kernel: Callable[..., T], *args: Any) -> T:
     if threading.current_thread() is not threading.main_thread():
         return kernel(*args)
     box: dict[str, Any] = {}
+    finished = threading.Event()
 
     def run() -> None:
         try:
             box["result"] = kernel(*args)
         except BaseException as e:  # handed to the caller below
             box["error"] = e
+        finally:
+            finished.set()
 
     worker = threading.Thread(target=run, name="puzzlesearch-kernel", daemon=True)
     worker.start()
-    while worker.is_alive():
-        worker.join(_POLL)
+    # Not worker.join(): a KeyboardInterrupt inside join() makes Python < 3.13 mark the
+    # still running thread as stopped (threading._wait_for_tstate_lock releases the lock the
+    # thread holds), and exit_interrupted would then not know that a kernel still runs.
+    while not finished.wait(_POLL):
+        pass
     if "error" in box:
         raise box["error"]
     return box["result"]
