@@ -37,28 +37,61 @@ def default_cap() -> int:
     return int(available_bytes() * DEFAULT_SHARE)
 
 
+#: binary units up to exbibytes; beyond 1024 EiB a size is only an order of magnitude
+_UNITS = ((2**60, "EiB", 1), (2**50, "PiB", 1), (2**40, "TiB", 1), (2**30, "GiB", 1), (2**20, "MiB", 0),
+          (2**10, "KiB", 0))
+
+
 def gib(nbytes: float) -> str:
-    """A byte count for people: '5.8 GiB', '96 MiB', '2.3e+09 GiB' for absurd sizes."""
-    if nbytes >= 2**40 * 1000:
-        return f"{nbytes / 2**30:.3g} GiB"
-    if nbytes >= 2**30:
-        return f"{nbytes / 2**30:.1f} GiB"
-    if nbytes >= 2**20:
-        return f"{nbytes / 2**20:.0f} MiB"
-    return f"{nbytes / 2**10:.0f} KiB" if nbytes >= 2**10 else f"{int(nbytes)} bytes"
+    """A byte count for people: '5.8 GiB', '96 MiB', '2.1 EiB'; 'more than 10^24 bytes'
+    beyond 1024 EiB (any Python int, no float overflow); never a 10-digit GiB figure."""
+    if isinstance(nbytes, float) and math.isnan(nbytes):
+        return "an unknown amount"
+    if nbytes == math.inf:
+        return "an unbounded amount"
+    if nbytes >= 2**70:
+        return f"more than 10^{_log10_floor(int(nbytes))} bytes"
+    for scale, unit, digits in _UNITS:
+        if nbytes >= scale:
+            return f"{nbytes / scale:.{digits}f} {unit}"
+    return f"{max(0, int(nbytes))} bytes"
 
 
-def from_gib(value: float) -> int:
-    """--memory GIB as bytes; refuses what is not a positive finite size up to 1 PiB."""
+def _log10_floor(n: int) -> int:
+    """floor(log10(n)) for any positive int (str(n) is refused beyond 4300 digits)."""
+    k = int(math.log10(n))
+    while 10**k > n:
+        k -= 1
+    while 10 ** (k + 1) <= n:
+        k += 1
+    return k
+
+
+def from_gib(value: float | str) -> int:
+    """--memory GIB as bytes; refuses what is not a positive finite size of 1 byte to 1 PiB
+    (nan, inf, 1e400, 0, negative, words), in one line that starts with '--memory'."""
     try:
         x = float(value)
-    except (TypeError, ValueError, OverflowError):
+    except (TypeError, ValueError):
         raise ValueError(f"--memory must be a number of GiB, got {value!r}") from None
-    if math.isnan(x) or math.isinf(x) or x <= 0:
+    except OverflowError:  # an int too large for a float
+        x = math.inf
+    if math.isnan(x):
+        raise ValueError(f"--memory must be a number of GiB, got {value}")
+    if x <= 0:
         raise ValueError(f"--memory must be a positive number of GiB, got {value}")
     if x * 2**30 > MAX_BUDGET:
-        raise ValueError(f"--memory must be at most {MAX_BUDGET // 2**30:,} GiB, got {value}")
+        raise ValueError(f"--memory must be at most {MAX_BUDGET // 2**30:,} GiB, got {_short(value)}")
+    if x * 2**30 < 1:
+        raise ValueError(f"--memory must be at least one byte, got {value} GiB")
     return check_budget(int(x * 2**30))
+
+
+def _short(value: object) -> str:
+    if isinstance(value, int) and value.bit_length() > 64:
+        return f"a number of {_log10_floor(abs(value)) + 1} digits"
+    text = str(value)
+    return text if len(text) <= 24 else text[:20] + "..."
 
 
 def check_budget(budget: int) -> int:
@@ -74,9 +107,14 @@ def cap(budget: int | None) -> int:
 
 
 def require(need: float, budget: int | None, what: str) -> None:
-    """Refuse (ValueError, before anything is allocated) a search that needs more than the cap."""
+    """Refuse (ValueError, before anything is allocated) a search that needs more than the cap.
+
+    The one line reads "WHAT needs 5.8 GiB, more than 3.1 GiB, the --memory cap" (or "...,
+    the memory available now (cap it with --memory)"). ``need`` may be any Python int (no
+    float overflow) or inf; nan is refused as unknown.
+    """
     limit = cap(budget)
-    if need > limit:
+    if not need <= limit:  # also nan
         how = "the --memory cap" if budget is not None else "the memory available now (cap it with --memory)"
         raise ValueError(f"{what} needs {gib(need)}, more than {gib(limit)}, {how}")
 
