@@ -8,6 +8,8 @@
 - :func:`library_call`: around a call into the library: a refused parameter
   (ValueError, ImportError, MemoryError, OverflowError) becomes one stderr line and exit 2;
   Ctrl-C or SIGTERM one line with resume advice and exit 130.
+- :func:`answer`: around a call whose answer is saved afterwards (results store, --out):
+  an answer computed but not saved is printed all the same, then one line, exit 1.
 - :func:`fail`, :func:`emit_json`: the two ways a command ends early or prints JSON.
 
 Conventions (DESIGN.md): short stable stdout; ``--json`` prints one JSON object; progress
@@ -25,13 +27,16 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, is_dataclass
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 import click
 
 from puzzlesearch.engine.memory import from_gib
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.engine.progress import bar_enabled
+from puzzlesearch.engine.store import NotSaved
+
+T = TypeVar("T")
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
@@ -143,7 +148,8 @@ def run_options(*, workers: bool = True, checkpoint: bool = True, store: bool = 
     Adds --workers/--scheduler (workers=True), --checkpoint, --store, --memory as asked,
     and always --quiet; the command receives them as one ``run: RunOptions`` argument
     (and ``quiet`` no more). A checkpoint or store that cannot be written is refused
-    here, before any work.
+    here, before any work; with store=True also the default store (PUZZLESEARCH_STORE or
+    the user data directory) when no --store is given.
     """
 
     def decorate(f: Callable) -> Callable:
@@ -159,14 +165,14 @@ def run_options(*, workers: bool = True, checkpoint: bool = True, store: bool = 
                     memory=kw.pop("memory", None),
                     progress=progress_wanted(quiet),
                 )
-                run.check_paths()
+                run.check_paths(store=store)
             return f(*args, run=run, **kw)
 
         options = []
         if workers:
             options += [
-                click.option("--workers", type=Workers(), default=None,
-                             help=workers_help or "Worker processes (default: all cores, or 1 for a quick job)."),
+                click.option("--workers", type=Workers(), default=None, help=workers_help
+                             or "Worker processes (default: all cores, or 1 for a quick job)."),
                 click.option("--scheduler", metavar="tcp://HOST:PORT", default=None,
                              help="Run the tasks on an existing Dask cluster."),
             ]
@@ -222,11 +228,16 @@ def library_call(run: RunOptions | None = None, *, resumable: bool = True) -> It
     """Around a call into the library: what it refuses (ValueError, ImportError e.g.
     --scheduler without dask, MemoryError, OverflowError) becomes one stderr line and
     exit 2; Ctrl-C and SIGTERM exit 130 with one line, which says how to resume when the
-    command takes a checkpoint (``run`` given and ``resumable``)."""
+    command takes a checkpoint (``run`` given and ``resumable``). An answer computed but
+    not saved (engine.store.NotSaved) that :func:`answer` did not catch: its one line,
+    which names the answer's value, and exit 1."""
     try:
         yield
     except KeyboardInterrupt:
         exit_interrupted(run.checkpoint if run is not None else None, resumable and run is not None)
+    except NotSaved as e:
+        warn(_one_line(e))
+        sys.exit(EXIT_CHECK_FAILED)
     except (ValueError, ImportError, MemoryError, OverflowError) as e:
         message = str(e) or type(e).__name__
         if isinstance(e, MemoryError):
@@ -234,8 +245,38 @@ def library_call(run: RunOptions | None = None, *, resumable: bool = True) -> It
         fail(message.splitlines()[0] if message else message)
 
 
+def _one_line(e: BaseException) -> str:
+    text = str(e) or type(e).__name__
+    return text.splitlines()[0]
+
+
+def answer(compute: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """``compute(*args, **kwargs)`` for a command whose answer is saved after it is found
+    (a results store, an --out file). If the library raises ``engine.store.NotSaved``, its
+    answer (``e.result``) is returned all the same: the command prints it as usual, and
+    when the command is done the NotSaved line goes to stderr and the exit status is 1.
+    Inside :func:`library_call`::
+
+        with clikit.library_call(run):
+            solution = clikit.answer(api.solve, n, run=run)
+        print(solution)          # printed even when saving failed; then exit 1
+    """
+    try:
+        return compute(*args, **kwargs)
+    except NotSaved as e:
+        click.get_current_context().call_on_close(functools.partial(_not_saved, _one_line(e)))
+        return e.result
+
+
+def _not_saved(message: str) -> NoReturn:
+    # runs when the command's context closes, after everything it printed
+    sys.stdout.flush()
+    warn(message)
+    raise click.exceptions.Exit(EXIT_CHECK_FAILED)
+
+
 __all__ = [
-    "EXIT_CHECK_FAILED", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "GiB", "Group", "UsageFailure",
-    "Workers", "emit_json", "exit_interrupted", "fail", "group", "json_option", "library_call",
-    "progress_wanted", "quiet_option", "run_options", "verbose_option", "warn",
+    "EXIT_CHECK_FAILED", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "GiB", "Group", "NotSaved",
+    "UsageFailure", "Workers", "answer", "emit_json", "exit_interrupted", "fail", "group", "json_option",
+    "library_call", "progress_wanted", "quiet_option", "run_options", "verbose_option", "warn",
 ]

@@ -13,7 +13,6 @@ import os
 from dataclasses import dataclass, replace
 
 from puzzlesearch.engine.memory import check_budget
-from puzzlesearch.engine.paths import check_writable
 
 
 def cores() -> int:
@@ -50,12 +49,18 @@ class RunOptions:
         if self.memory is not None:
             check_budget(self.memory)
 
-    def check_paths(self) -> None:
-        """Refuse, before any work, a checkpoint or store that could not be written."""
+    def check_paths(self, *, store: bool = False) -> None:
+        """Refuse (ValueError, one line), before any work, a checkpoint that could not be
+        written or is some other file, and, for a search that uses the results store
+        (``store=True``), a store that could not be used: ``self.store``, else
+        PUZZLESEARCH_STORE, else the default one (whose folder is created). An explicit
+        ``self.store`` is checked even when ``store`` is False."""
+        from puzzlesearch.engine.store import check_checkpoint, check_store
+
         if self.checkpoint is not None:
-            check_writable(self.checkpoint, "--checkpoint")
-        if self.store is not None:
-            check_writable(self.store, "--store")
+            check_checkpoint(self.checkpoint)
+        if store or self.store is not None:
+            check_store(self.store)
 
     def workers_for(self, quick: bool = False) -> int | None:
         """The project's one worker policy: the workers asked for; else, for a quick job

@@ -42,6 +42,9 @@ from puzzlesearch.engine.options import RunOptions, cores
 from puzzlesearch.engine.progress import Display, Progress
 from puzzlesearch.engine.store import Checkpoint
 
+#: the default run options (frozen, so one shared value is safe): all cores, no checkpoint, no bar
+DEFAULT_OPTIONS = RunOptions()
+
 
 def run_tasks(
     func: Callable[[Any, Any], Any],
@@ -50,7 +53,7 @@ def run_tasks(
     shared: Any = None,
     update: Callable[[Any, Any], Any] | None = None,
     params: dict | None = None,
-    options: RunOptions = RunOptions(),
+    options: RunOptions = DEFAULT_OPTIONS,
     display: Display | None = None,
 ) -> list:
     """Run ``func(task, shared)`` for every task; return the results in task order.

@@ -7,6 +7,12 @@ seeded from published tables: a value enters it only as the outcome of a finishe
 
 A checkpoint (``--checkpoint FILE``) records one long run: its parameters and each
 subproblem it has finished, so that the same command resumes where it stopped.
+
+Both are checked before any work (:func:`check_store`, :func:`check_checkpoint`, called by
+``RunOptions.check_paths``): a folder that does not exist is refused, never created, except
+the store's own folder in the user data directory. An answer computed but not saved
+afterwards is never lost: the puzzle raises :class:`NotSaved`, which carries the answer
+(see :func:`saving`).
 """
 
 from __future__ import annotations
@@ -22,6 +28,10 @@ from pathlib import Path
 from typing import Any
 
 import platformdirs
+
+from puzzlesearch.engine.paths import check_writable, show
+
+_SQLITE_HEADER = b"SQLite format 3\x00"
 
 _RESULTS_SCHEMA = """
 create table if not exists results (
@@ -44,19 +54,109 @@ def default_store_path() -> Path:
     return Path(platformdirs.user_data_dir("puzzlesearch")) / "results.sqlite"
 
 
+def _store_and_name(path: str | os.PathLike | None) -> tuple[Path, str]:
+    """The store in use and how a message names it: --store, PUZZLESEARCH_STORE or the default."""
+    if path is not None:
+        return Path(path), "--store"
+    if os.environ.get("PUZZLESEARCH_STORE"):
+        return default_store_path(), "PUZZLESEARCH_STORE"
+    return default_store_path(), "the results store"
+
+
+def check_store(path: str | os.PathLike | None = None) -> Path:
+    """Refuse (ValueError, one line) before any work a results store that cannot be used:
+    `path` (--store), else PUZZLESEARCH_STORE, else the user data directory. Its folder must
+    exist (only the default one, the program's own, is created), it must be writable, and
+    an existing file must be an SQLite file. Returns the store's path."""
+    p, name = _store_and_name(path)
+    if name == "the results store" and not p.parent.is_dir():
+        try:
+            p.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise ValueError(
+                f"the results store's folder {show(p.parent)} cannot be created ({e.strerror or e}); "
+                "set PUZZLESEARCH_STORE or give --store FILE"
+            ) from None
+    check_writable(p, name)
+    if _header(p, name) not in (b"", _SQLITE_HEADER):
+        raise ValueError(f"{name} {show(p)} is not a puzzlesearch results store (not an SQLite file)")
+    return p
+
+
+def check_checkpoint(path: str | os.PathLike) -> Path:
+    """Refuse (ValueError, one line) before any work a checkpoint that cannot be written or
+    is some other file (an empty file is what a run killed at its start leaves: accepted).
+    Whether it belongs to this run is checked when the run opens it (:class:`Checkpoint`)."""
+    check_writable(path, "--checkpoint")
+    if _header(Path(path), "--checkpoint") not in (b"", _SQLITE_HEADER):
+        raise ValueError(f"{show(path)} is not a puzzlesearch checkpoint (not an SQLite file)")
+    return Path(path)
+
+
+def _header(p: Path, name: str) -> bytes:
+    """The first bytes of an SQLite file at `p` (b"" when there is none yet or it is empty)."""
+    try:
+        with open(p, "rb") as f:
+            return f.read(len(_SQLITE_HEADER))
+    except FileNotFoundError:
+        return b""
+    except OSError as e:
+        raise ValueError(f"{name} {show(p)} cannot be read ({e.strerror or e})") from None
+
+
+class NotSaved(Exception):
+    """An answer was computed but could not be saved afterwards (results store, --out file).
+
+    ``result`` is the answer, whole; ``str(e)`` is one line saying what was not saved and
+    why, with the answer's value in words, so that even a caller that only prints the
+    message keeps the answer. The command line prints the answer, then this line, and exits 1
+    (``clikit.answer``). Not a ValueError: nothing about the input was wrong.
+    """
+
+    def __init__(self, result: Any, message: str):
+        super().__init__(message)
+        self.result = result
+
+
+@contextmanager
+def saving(result: Any, what: str) -> Iterator[None]:
+    """Around the saving of a computed answer: a failure (OSError, SQLite error, a store
+    refused) raises :class:`NotSaved` carrying `result`; `what` names the answer and its
+    value, e.g. "f(14) = 104". Ctrl-C passes through unchanged.
+
+        with saving(solution, f"f({n}) = {steps}"):
+            remember(n, steps, ...)
+        return solution
+    """
+    try:
+        yield
+    except (OSError, sqlite3.Error, ValueError) as e:
+        why = str(e).splitlines()[0] if str(e) else type(e).__name__
+        raise NotSaved(result, f"{what} was computed but not saved: {why}") from e
+
+
 class ResultsStore:
-    """Computed exact results keyed by (puzzle, key); values are JSON."""
+    """Computed exact results keyed by (puzzle, key); values are JSON.
+
+    Opening checks the store as :func:`check_store` does (ValueError); a failed write
+    raises sqlite3.Error (wrap saves in :func:`saving`)."""
 
     def __init__(self, path: str | os.PathLike | None = None):
-        self.path = Path(path) if path is not None else default_store_path()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = check_store(path)
         try:
             self._db = sqlite3.connect(self.path, timeout=30)
+        except sqlite3.Error as e:
+            raise ValueError(f"cannot open the results store {show(self.path)}: {e}") from e
+        try:
             self._db.execute("pragma journal_mode=wal")
             self._db.execute(_RESULTS_SCHEMA)
             self._db.commit()
+        except sqlite3.OperationalError as e:  # locked, read-only, I/O
+            self._db.close()
+            raise ValueError(f"cannot use the results store {show(self.path)} ({e})") from e
         except sqlite3.DatabaseError as e:
-            raise ValueError(f"{self.path} is not a puzzlesearch results store ({e})") from e
+            self._db.close()
+            raise ValueError(f"{show(self.path)} is not a puzzlesearch results store ({e})") from e
 
     def get(self, puzzle: str, key: str) -> Any | None:
         row = self._db.execute(
@@ -92,8 +192,6 @@ _CHECKPOINT_SCHEMA = (
     "create table done (idx integer primary key, task text not null, result text not null, seconds real)",
 )
 
-_SQLITE_HEADER = b"SQLite format 3\x00"
-
 
 def canonical_json(value: Any) -> str:
     """The one JSON spelling of a value (sorted keys, no spaces), so equal values compare equal."""
@@ -120,7 +218,7 @@ class Checkpoint:
         self.params = canonical_json(params if params is not None else {})
         self.ntasks = len(tasks)
         self._tasks_hash = tasks_hash(tasks)
-        self._check_header()
+        check_checkpoint(self.path)
         try:
             # isolation_level=None: we write BEGIN/COMMIT ourselves, so that creating the
             # schema is one transaction too (the sqlite3 module would autocommit DDL).
@@ -132,18 +230,6 @@ class Checkpoint:
         except BaseException:
             self._db.close()
             raise
-
-    def _check_header(self) -> None:
-        try:
-            with open(self.path, "rb") as f:
-                head = f.read(len(_SQLITE_HEADER))
-        except FileNotFoundError:
-            return
-        except OSError as e:
-            raise ValueError(f"cannot read checkpoint {self.path}: {e}") from e
-        # An empty file is what a run killed while creating its checkpoint can leave.
-        if head and head != _SQLITE_HEADER:
-            raise ValueError(f"{self.path} is not a puzzlesearch checkpoint (not an SQLite file)")
 
     def _damaged(self, why: object) -> ValueError:
         return ValueError(f"checkpoint {self.path} is damaged ({why}); delete it to start the run afresh")

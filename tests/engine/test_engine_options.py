@@ -1,0 +1,121 @@
+"""RunOptions: the one worker policy, refusals of nonsense, and the paths checked before the work."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+
+import pytest
+
+from puzzlesearch.engine import options as options_module
+from puzzlesearch.engine.options import RunOptions, cores
+
+
+@pytest.fixture
+def four_cores(monkeypatch):
+    monkeypatch.setattr(options_module, "cores", lambda: 4)
+
+
+def test_cores_is_what_this_process_may_use():
+    assert cores() == len(os.sched_getaffinity(0)) >= 1
+
+
+def test_workers_asked_for_always_win(four_cores):
+    for quick in (False, True):
+        assert RunOptions(workers=3).workers_for(quick) == 3
+        assert RunOptions(workers=1, checkpoint="x.ckpt").workers_for(quick) == 1
+        assert RunOptions(workers=2, scheduler="tcp://h:1").workers_for(quick) == 2
+
+
+def test_a_quick_job_runs_in_this_process(four_cores):
+    assert RunOptions().workers_for(quick=True) == 1
+    assert RunOptions().serial(quick=True)
+
+
+def test_a_long_job_takes_all_cores(four_cores):
+    assert RunOptions().workers_for() == 4
+    assert RunOptions().workers_for(quick=False) == 4
+    assert not RunOptions().serial()
+
+
+def test_a_checkpoint_makes_even_a_quick_job_split(four_cores):
+    # a checkpoint records tasks: one call in this process would record nothing
+    run = RunOptions(checkpoint="x.ckpt")
+    assert run.workers_for(quick=True) == 4
+    assert not run.serial(quick=True)
+    assert not RunOptions(workers=1, checkpoint="x.ckpt").serial(quick=True)
+
+
+def test_with_a_scheduler_the_cluster_decides(four_cores):
+    run = RunOptions(scheduler="tcp://127.0.0.1:8786")
+    assert run.workers_for() is None
+    assert run.workers_for(quick=True) is None
+    assert not run.serial(quick=True)
+
+
+def test_one_worker_asked_for_is_serial(four_cores):
+    assert RunOptions(workers=1).serial()
+    assert not RunOptions(workers=2).serial(quick=True)
+
+
+def test_one_core_machine(monkeypatch):
+    monkeypatch.setattr(options_module, "cores", lambda: 1)
+    assert RunOptions().workers_for() == 1
+    assert RunOptions().serial()
+
+
+@pytest.mark.parametrize("workers", [0, -1, -(10**20), True, False, 1.5, 2.0, "2"])
+def test_workers_nonsense_is_refused(workers):
+    with pytest.raises(ValueError, match="--workers must be a whole number of at least 1"):
+        RunOptions(workers=workers)
+
+
+@pytest.mark.parametrize("memory", [0, -1, True, 1.5, float("inf"), float("nan"), 2**50 + 1, 10**400, "1"])
+def test_memory_nonsense_is_refused(memory):
+    with pytest.raises(ValueError, match="memory cap must be between 1 byte and 1.0 PiB"):
+        RunOptions(memory=memory)
+
+
+def test_memory_in_range_is_kept():
+    assert RunOptions(memory=1).memory == 1
+    assert RunOptions(memory=2**50).memory == 2**50
+
+
+def test_frozen_and_but_makes_a_copy():
+    run = RunOptions(workers=2, checkpoint="a.ckpt")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        run.workers = 3  # type: ignore[misc]
+    other = run.but(workers=1, progress=True)
+    assert (other.workers, other.checkpoint, other.progress) == (1, "a.ckpt", True)
+    assert (run.workers, run.progress) == (2, False)
+    with pytest.raises(ValueError, match="at least 1"):
+        run.but(workers=0)
+
+
+def test_check_paths_refuses_a_checkpoint_nowhere(tmp_path):
+    with pytest.raises(ValueError, match=r"^--checkpoint /nonexistent/x\.ckpt: the folder /nonexistent "):
+        RunOptions(checkpoint="/nonexistent/x.ckpt").check_paths()
+    RunOptions(checkpoint=str(tmp_path / "x.ckpt")).check_paths()
+    assert not (tmp_path / "x.ckpt").exists()  # checked, not created
+
+
+def test_check_paths_refuses_a_text_file_as_checkpoint(tmp_path):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n")
+    with pytest.raises(ValueError, match=r"notes\.txt is not a puzzlesearch checkpoint"):
+        RunOptions(checkpoint=str(notes)).check_paths()
+    assert notes.read_text() == "my notes\n"
+
+
+def test_check_paths_refuses_an_explicit_store_nowhere(tmp_path):
+    # as --checkpoint is: no folder is created for it
+    with pytest.raises(ValueError, match=r"^--store /nonexistent/dir/r\.sqlite: the folder /nonexistent/dir"):
+        RunOptions(store="/nonexistent/dir/r.sqlite").check_paths()
+    assert not os.path.exists("/nonexistent")
+
+
+def test_check_paths_checks_the_default_store_only_for_a_search_that_uses_it(monkeypatch):
+    monkeypatch.setenv("PUZZLESEARCH_STORE", "/proc/nope/x.sqlite")
+    RunOptions().check_paths()  # a search without a store does not care
+    with pytest.raises(ValueError, match=r"^PUZZLESEARCH_STORE /proc/nope/x\.sqlite: the folder /proc/nope"):
+        RunOptions().check_paths(store=True)
