@@ -107,24 +107,27 @@ def case_row(n: int, workers: int, repeats: int) -> dict:
 def python_ratio(n: int = 11) -> dict:
     """Plain-Python bitboard count vs this program at n (one core, in-process, kernels loaded).
 
-    Two ratios: against ``driver.count`` (split, engine, total and unique), and against the
+    Two ratios: against ``queens.count`` (split, engine, total and unique), and against the
     kernel calls alone (the tasks run one after another).
     """
-    from puzzlesearch.queens import driver, rules
+    from puzzlesearch import queens
+    from puzzlesearch.engine.options import RunOptions
+    from puzzlesearch.queens import rules, tasks
 
-    driver.count(n, workers=1)  # load the kernels
+    one = RunOptions(workers=1)
+    queens.count(n, run=one)  # load the kernels
     t0 = time.perf_counter()
     plain = rules.count_bitboard(n)
     t_plain = time.perf_counter() - t0
-    tasks = driver.corner_tasks(n)
+    todo = tasks.corner_tasks(n)
     t_count = t_kernel = float("inf")
     for _ in range(5):  # the best of five: the machine is shared
         t0 = time.perf_counter()
-        fast = driver.count(n, workers=1)
+        fast = queens.count(n, run=one)
         t_count = min(t_count, time.perf_counter() - t0)
         t0 = time.perf_counter()
-        for task in tasks:
-            driver.corner_task(task)
+        for task in todo:
+            tasks.corner_task(task)
         t_kernel = min(t_kernel, time.perf_counter() - t0)
     assert plain == fast.solutions
     return {

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from conftest import run_cli
-from puzzlesearch.queens import aot, corner, driver
+from puzzlesearch.engine.options import RunOptions
+from puzzlesearch.queens import aot, api, corner, tasks
 
 
 @pytest.fixture
@@ -34,8 +35,8 @@ def test_aot_kernels_agree_with_jit_kernels_task_by_task():
     module = built_module()
     rng = random.Random(5)
     for n in range(4, 13):
-        for task in driver.corner_tasks(n):
-            prefix = driver._bits(task["cols"])
+        for task in tasks.corner_tasks(n):
+            prefix = tasks._bits(task["cols"])
             if task["side"]:
                 got = module.side_kernel(n, task["bound1"], prefix)
                 want = corner.side_kernel(n, task["bound1"], prefix)
@@ -55,11 +56,12 @@ def test_aot_kernels_agree_with_jit_kernels_task_by_task():
 
 def test_counts_name_the_kernels_used(fresh_choice):
     fresh_choice.setenv("PUZZLESEARCH_KERNELS", "jit")
-    assert driver.count(13, workers=1).kernels == "jit"
+    c = api.count(13, run=RunOptions(workers=1))
+    assert (c.kernels, c.solutions, c.unique) == ("jit", 73712, 9233)
     built_module()
     fresh_choice.setattr(aot, "_loaded", None)
     fresh_choice.setenv("PUZZLESEARCH_KERNELS", "aot")
-    c = driver.count(13, workers=1)
+    c = api.count(13, run=RunOptions(workers=1))
     assert (c.kernels, c.solutions, c.unique) == ("aot", 73712, 9233)
 
 

@@ -5,6 +5,7 @@ import re
 import pytest
 
 from conftest import assert_bad_input, load_data, run_cli
+from puzzlesearch import queens
 from puzzlesearch.queens import rules
 
 DATA = load_data("queens")
@@ -23,7 +24,10 @@ def test_count_json_has_the_result_fields():
     assert r.code == 0, r.err
     d = r.json()
     assert (d["n"], d["solutions"], d["unique"]) == (10, TOTAL[10], UNIQUE[10])
-    assert d["seconds"] >= 0 and d["method"] == "corner" and d["tasks"] >= 1
+    assert d["seconds"] >= 0 and d["kernels"] in ("aot", "jit")
+    assert (d["method"], d["tasks"], d["nodes"], d["fixed"], d["note"]) == ("corner", 11, None, "", "")
+    assert list(d) == ["n", "solutions", "unique", "fixed", "method", "nodes", "tasks", "seconds", "note",
+                       "kernels"]
 
 
 def test_count_with_fixed_queens_counts_completions():
@@ -36,9 +40,12 @@ def test_count_with_fixed_queens_counts_completions():
 def test_count_with_attacking_givens_notes_it():
     r = run_cli("queens", "count", "-n", "8", "--fixed", "1:1,2:2", "--json")
     d = r.json()
-    assert r.code == 0 and d["solutions"] == 0 and "attack" in d["note"]
+    assert r.code == 0 and (d["solutions"], d["unique"], d["tasks"]) == (0, 0, 0)
+    assert d["note"] == "the given queens 1:1 and 2:2 attack each other"
     r = run_cli("queens", "count", "-n", "8", "--fixed", "1:1,2:2")
-    assert "solutions=0" in r.out and "attack each other" in r.out
+    assert r.code == 0 and r.err == ""
+    note = "(the given queens 1:1 and 2:2 attack each other)"
+    assert r.out == f"n=8  fixed=1:1,2:2  solutions=0  unique=0  {note}\n"
 
 
 def test_count_verbose_and_checkpoint(tmp_path):
@@ -75,29 +82,87 @@ def test_show_fixed_lists_completions():
     r = run_cli("queens", "show", "-n", "6", "--fixed", "1:2", "--format", "columns", "--limit", "0")
     assert r.out == "2 4 6 1 3 5\n"
     r = run_cli("queens", "show", "-n", "6", "--fixed", "1:1,2:2", "--format", "columns")
-    assert r.code == 0 and r.out == "" and "attack" in r.err
+    assert (r.code, r.err) == (0, "")
+    assert r.out == "no solutions (the given queens 1:1 and 2:2 attack each other)\n"
+    r = run_cli("queens", "show", "-n", "6", "--fixed", "1:1,2:2", "--json")
+    d = r.json()
+    assert (d["shown"], d["solutions"], d["fixed"]) == (0, [], "1:1,2:2")
+    assert d["note"] == "the given queens 1:1 and 2:2 attack each other"
+
+
+def test_show_says_when_there_are_no_solutions():
+    for fmt in ("board", "rows", "columns"):
+        r = run_cli("queens", "show", "-n", "3", "--format", fmt)
+        assert (r.code, r.out, r.err) == (0, "no solutions\n", ""), fmt
+    r = run_cli("queens", "show", "-n", "3", "--json")
+    d = r.json()
+    assert r.code == 0 and (d["shown"], d["solutions"], d["note"]) == (0, [], "")
+    # givens that do not attack each other but have no completion
+    expected = [b for b in rules.solutions(6) if b[0] == 0]
+    assert expected == []
+    r = run_cli("queens", "show", "-n", "6", "--fixed", "1:1")
+    assert (r.code, r.out) == (0, "no solutions\n")
 
 
 def test_bad_input():
     for args in (
-        ["count", "-n", "0"],
-        ["count", "-n", "63"],
         ["count", "-n", "x"],
+        ["count", "-n", "1e20"],
         ["count"],
-        ["count", "-n", "8", "--fixed", "9:1"],
-        ["count", "-n", "8", "--fixed", "0:1"],
-        ["count", "-n", "8", "--fixed", "1-2"],
-        ["count", "-n", "8", "--fixed", "1:2:3"],
-        ["count", "-n", "8", "--fixed", ""],
         ["count", "-n", "8", "--workers", "0"],
-        ["show", "-n", "0"],
-        ["show", "-n", "100"],
-        ["show", "-n", "8", "--limit", "-1"],
+        ["count", "-n", "8", "--workers", "100000000000000000000"],
+        ["count", "-n", "8", "--checkpoint", "/proc/nope/q.ckpt"],
         ["show", "-n", "8", "--format", "svg"],
-        ["show", "-n", "8", "--fixed", "1:9"],
-        ["show", "-n", "8", "--fixed", "a:b"],
+        ["show", "-n", "8", "--limit", "x"],
     ):
         assert_bad_input(run_cli("queens", *args))
+
+
+SIZE = "-n must be at most 62 (rows are 64-bit masks), got "
+COUNTING = ("-n must be at most 27 to count all solutions (27 is the largest n ever counted, and would take "
+            "about a century of CPU time here), got ")
+
+
+@pytest.mark.parametrize(("args", "call"), [
+    (["count", "-n", "0"], lambda: queens.count(0)),
+    (["count", "-n", "63"], lambda: queens.count(63)),
+    (["count", "-n", "28"], lambda: queens.count(28)),
+    (["count", "-n", "100000000000000000000"], lambda: queens.count(10**20)),
+    (["count", "-n", "8", "--fixed", "9:1"], lambda: queens.count(8, "9:1")),
+    (["count", "-n", "8", "--fixed", "0:1"], lambda: queens.count(8, "0:1")),
+    (["count", "-n", "8", "--fixed", "1-2"], lambda: queens.count(8, "1-2")),
+    (["count", "-n", "8", "--fixed", "1:2:3"], lambda: queens.count(8, "1:2:3")),
+    (["count", "-n", "8", "--fixed", ""], lambda: queens.count(8, "")),
+    (["count", "-n", "8", "--fixed", "²:1"], lambda: queens.count(8, "²:1")),
+    (["count", "-n", "8", "--fixed", "1:1,1:1"], lambda: queens.count(8, "1:1,1:1")),
+    (["count", "-n", "8", "--fixed", "1" * 5000 + ":1"], lambda: queens.count(8, "1" * 5000 + ":1")),
+    (["show", "-n", "0"], lambda: queens.solutions(0)),
+    (["show", "-n", "100"], lambda: queens.solutions(100)),
+    (["show", "-n", "100000000000000000000"], lambda: queens.solutions(10**20)),
+    (["show", "-n", "8", "--limit", "-1"], lambda: queens.solutions(8, limit=-1)),
+    (["show", "-n", "8", "--fixed", "1:9"], lambda: queens.solutions(8, fixed="1:9")),
+    (["show", "-n", "8", "--fixed", "a:b"], lambda: queens.solutions(8, fixed="a:b")),
+])
+def test_the_command_line_refuses_what_the_api_refuses_in_its_words(args, call):
+    r = run_cli("queens", *args)
+    assert_bad_input(r)
+    with pytest.raises(ValueError) as e:
+        call()
+    assert r.err == f"puzzlesearch: error: {e.value}\n"
+
+
+def test_size_messages_say_the_limit_and_why():
+    assert run_cli("queens", "count", "-n", "63").err == f"puzzlesearch: error: {SIZE}63\n"
+    assert run_cli("queens", "count", "-n", "28").err == f"puzzlesearch: error: {COUNTING}28\n"
+    # completions of given queens are not bound by the counting limit
+    assert run_cli("queens", "count", "-n", "28", "--fixed", "1:1,2:2").code == 0
+    r = run_cli("queens", "show", "-n", "63", "--fixed", "1:1")
+    assert r.err == f"puzzlesearch: error: {SIZE}63\n"
+
+
+def test_a_huge_limit_is_no_limit():
+    r = run_cli("queens", "show", "-n", "6", "--format", "columns", "--limit", "100000000000000000000")
+    assert r.code == 0 and r.out == "2 4 6 1 3 5\n3 6 2 5 1 4\n4 1 5 2 6 3\n5 3 1 6 4 2\n"
 
 
 def test_not_a_checkpoint_is_bad_input(tmp_path):

@@ -1,26 +1,26 @@
-"""`puzzlesearch queens ...`: count and show N-Queens solutions (a thin layer over driver).
+"""`puzzlesearch queens ...`: count and show N-Queens solutions (parses, calls api, prints).
 
 Rows and columns on the command line are 1-based: ``--fixed 1:3`` puts a queen in row 1,
-column 3, and the ``columns`` format prints the column of each row's queen.
+column 3, and the ``columns`` format prints the column of each row's queen. Every check
+of the arguments is the API's (a ValueError with the words printed here).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from itertools import islice
 
 import click
 
-from puzzlesearch.cli import emit_json, fail, long_search
+from puzzlesearch import clikit
+from puzzlesearch.engine.options import RunOptions
 
-from . import driver
-from .rules import Board
+from . import api
+from .api import Board
 
 FORMATS = ("board", "rows", "columns")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@clikit.group()
 def queens() -> None:
     """N-Queens: count, list, show and complete boards.
 
@@ -29,8 +29,8 @@ def queens() -> None:
     """
 
 
-def _n_option(f):
-    return click.option("-n", "n", type=int, required=True, help=f"Board size (1..{driver.MAX_N}).")(f)
+def _n_option(limits: str):
+    return click.option("-n", "n", type=int, required=True, help=f"Board size ({limits}).")
 
 
 def _fixed_option(f):
@@ -39,62 +39,24 @@ def _fixed_option(f):
     )(f)
 
 
-def _check_n(n: int) -> None:
-    try:
-        driver.check_n(n)
-    except ValueError as e:
-        fail(str(e))
-
-
-def _check_fixed(fixed: str | None, n: int) -> tuple[list[tuple[int, int]], str]:
-    """(given queens as 0-based squares, note if two of them attack each other); bad text -> exit 2."""
-    if fixed is None:
-        return [], ""
-    try:
-        pairs = driver.parse_fixed(fixed, n)
-    except ValueError as e:
-        fail(str(e))
-    return pairs, driver.conflict(pairs)
-
-
 @queens.command()
-@_n_option
+@_n_option(f"1..{api.MAX_COUNT_N}; with --fixed 1..{api.MAX_N}")
 @_fixed_option
-@click.option("--workers", type=int, default=None, help="Local processes (default: all cores; 1 if n <= 12).")
-@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", help="Run on an existing Dask cluster.")
-@click.option("--checkpoint", default=None, metavar="FILE", help="SQLite file to resume an interrupted run.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
-@click.option("-v", "--verbose", is_flag=True, help="Also print the method, tasks and time.")
-def count(
-    n: int,
-    fixed: str | None,
-    workers: int | None,
-    scheduler: str | None,
-    checkpoint: str | None,
-    as_json: bool,
-    quiet: bool,
-    verbose: bool,
-) -> None:
+@clikit.run_options(workers_help="Local processes (default: all cores; 1 if n <= 12).")
+@clikit.json_option
+@clikit.verbose_option
+def count(n: int, fixed: str | None, run: RunOptions, as_json: bool, verbose: bool) -> None:
     """Count all solutions and the unique ones (or the completions of --fixed queens).
 
     With --fixed, "unique" counts the symmetry classes that hold at least one completion.
+    -v also prints the method, the kernels, the tasks and the time.
     """
-    _check_n(n)
-    if workers is not None and workers < 1:
-        fail(f"--workers must be at least 1, got {workers}")
-    _check_fixed(fixed, n)
-    with long_search(checkpoint):
-        result = driver.count(
-            n,
-            fixed,
-            workers=workers,
-            scheduler=scheduler,
-            checkpoint=checkpoint,
-            progress=not (quiet or as_json),
-        )
     if as_json:
-        emit_json(result)
+        run = run.but(progress=False)
+    with clikit.library_call(run):
+        result = api.count(n, fixed, run=run)
+    if as_json:
+        clikit.emit_json(result)
         return
     line = f"n={n}"
     if result.fixed:
@@ -111,47 +73,46 @@ def count(
 
 
 @queens.command()
-@_n_option
+@_n_option(f"1..{api.MAX_N}")
 @_fixed_option
 @click.option("--limit", type=int, default=10, show_default=True, help="Show at most this many (0: all).")
 @click.option("--unique", is_flag=True, help="One solution per symmetry class (its smallest board).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="board", show_default=True,
               help="board: unicode board; rows: '.Q..' strings; columns: the column of each row's queen.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (columns 1-based).")
+@clikit.json_option
 def show(n: int, fixed: str | None, limit: int, unique: bool, fmt: str, as_json: bool) -> None:
-    """List solutions in lexicographic order (of their columns), lazily."""
-    _check_n(n)
-    if limit < 0:
-        fail(f"--limit must be at least 0 (0 shows all), got {limit}")
-    given, note = _check_fixed(fixed, n)
+    """List solutions in lexicographic order (of their columns), lazily.
+
+    When there is none, one line says so: "no solutions". --json lists columns 1-based.
+    """
     t0 = time.perf_counter()
-    boards: Iterator[Board] = iter(()) if note else driver.solutions(n, unique=unique, fixed=dict(given))
-    if limit:
-        boards = islice(boards, limit)
-    if note:
-        click.echo(f"puzzlesearch: note: {note}: no completions", err=True)
-    if as_json:
-        listed = [[c + 1 for c in b] for b in boards]
-        emit_json({
-            "n": n,
-            "unique": unique,
-            "fixed": driver.format_fixed(given),
-            "limit": limit,
-            "shown": len(listed),
-            "solutions": listed,
-            "seconds": time.perf_counter() - t0,
-            "note": note,
-        })
-        return
-    first = True
-    for b in boards:
-        if fmt == "columns":
-            click.echo(" ".join(str(c + 1) for c in b))
-            continue
-        if not first:
-            click.echo()
-        first = False
-        click.echo("\n".join(render(b, fmt)))
+    with clikit.library_call(resumable=False):
+        given = api.givens(n, fixed)
+        boards = api.solutions(n, unique=unique, fixed=given, limit=limit)
+        if as_json:
+            listed = [[c + 1 for c in b] for b in boards]
+            clikit.emit_json({
+                "n": n,
+                "unique": unique,
+                "fixed": given.text,
+                "limit": limit,
+                "shown": len(listed),
+                "solutions": listed,
+                "seconds": time.perf_counter() - t0,
+                "note": given.note,
+            })
+            return
+        shown = 0
+        for b in boards:
+            if fmt == "columns":
+                click.echo(" ".join(str(c + 1) for c in b))
+            else:
+                if shown:
+                    click.echo()
+                click.echo("\n".join(render(b, fmt)))
+            shown += 1
+    if not shown:
+        click.echo(f"no solutions ({given.note})" if given.note else "no solutions")
 
 
 def render(board: Board, fmt: str) -> list[str]:

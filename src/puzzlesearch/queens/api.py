@@ -1,0 +1,301 @@
+"""N-Queens, the public API: count all and unique solutions, list them, complete given queens.
+
+``count(n)`` counts all solutions and the unique ones (one per class under the 8
+symmetries of the square) in one search with the corner/rotation method (corner.py);
+with given queens, or for n < 4 where that method has nothing to hold on to, it counts
+completions with the plain backtracker (complete.py). Either search is split into tasks
+(tasks.py) that the engine runs in this process, on local worker processes or on a Dask
+cluster, with an optional checkpoint to resume from (``run: RunOptions``).
+
+``solutions(n)`` lists solutions lazily, in lexicographic order, one batch per kernel call.
+
+The corner/rotation kernels come from ``aot.kernels()``: compiled ahead of time when
+possible, so that counting all solutions never imports numba, else corner.py's JIT
+kernels. The modules with JIT kernels (corner, complete) are imported only by the paths
+that use them (completions and listings use complete.py's).
+
+Boards are tuples of 0-based columns, one per row; given queens are a mapping
+{row: column}, 0-based, or the command line's 1-based ``"row:column,..."``. Every check
+of the command line is made here, with the command line's words: a ValueError.
+
+>>> from puzzlesearch import queens
+>>> from puzzlesearch.queens import rules
+>>> c = queens.count(10)
+>>> c.n, c.solutions, c.unique, c.method, c.tasks
+(10, 724, 92, 'corner', 11)
+>>> queens.count(8, {0: 0}).solutions, queens.count(8, "1:3,4:7").unique
+(4, 3)
+>>> queens.count(8, "1:1,2:2").note
+'the given queens 1:1 and 2:2 attack each other'
+>>> list(queens.solutions(8, unique=True, limit=2))
+[(0, 4, 7, 5, 2, 6, 1, 3), (0, 5, 7, 2, 6, 3, 1, 4)]
+>>> b = next(queens.solutions(8, fixed={0: 2}))
+>>> b, rules.is_solution(b, 8), rules.canonical(b)
+((2, 0, 6, 4, 7, 1, 3, 5), True, (1, 5, 0, 6, 3, 7, 2, 4))
+>>> list(queens.solutions(3))
+[]
+>>> queens.givens(8, "4:7, 1:3")
+Givens(squares=((3, 6), (0, 2)), text='1:3,4:7', note='')
+>>> queens.count(30)
+Traceback (most recent call last):
+...
+ValueError: -n must be at most 27 to count all solutions (27 is the largest n ever counted, \
+and would take about a century of CPU time here), got 30
+"""
+
+from __future__ import annotations
+
+import numbers
+import sys
+import time
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from itertools import islice
+from typing import Any
+
+import numpy as np
+
+from puzzlesearch.engine import interrupt
+from puzzlesearch.engine.options import RunOptions
+from puzzlesearch.engine.progress import Display, bar_enabled
+from puzzlesearch.engine.run import run_tasks
+
+from . import tasks
+from .rules import Board, attacks
+
+# Rows are bits of a signed 64-bit integer, and the diagonal masks are shifted one place
+# past the board before they are cut back: 62 columns fit.
+MAX_N = 62
+# Counting all solutions: Q(27) (2016) is the largest count ever made; here n = 18 takes 80 s
+# of CPU and each further n about 7 times more, so n = 27 a century.
+MAX_COUNT_N = 27
+LIST_BATCH = 256  # solutions per kernel call of a listing
+
+
+@dataclass(frozen=True)
+class Count:
+    """The outcome of one count. `unique` counts symmetry classes holding a counted board."""
+
+    n: int
+    solutions: int
+    unique: int
+    fixed: str  # the given queens as 1-based "row:col,...", "" for none
+    method: str  # "corner" (corner/rotation method) or "complete" (plain completion search)
+    nodes: int | None  # queens placed by the completion kernel (the corner kernels do not count)
+    tasks: int
+    seconds: float
+    note: str = ""
+    kernels: str = "jit"  # "aot": the corner/rotation kernels compiled ahead of time (aot.py)
+
+
+@dataclass(frozen=True)
+class Givens:
+    """Given queens, checked against the board.
+
+    squares  0-based (row, column) of each, in the order given
+    text     the command line's 1-based "row:col,..." in row order ("" for none)
+    note     "" if no two attack each other, else a sentence naming two that do
+    """
+
+    squares: tuple[tuple[int, int], ...]
+    text: str
+    note: str
+
+
+# --- checks --------------------------------------------------------------------------------------
+
+
+def check_n(n: int) -> None:
+    """Raise ValueError unless 1 <= n <= MAX_N."""
+    if not isinstance(n, numbers.Integral) or isinstance(n, bool):
+        raise ValueError(f"-n must be a whole number, got {n!r}")
+    if n < 1:
+        raise ValueError(f"-n must be at least 1, got {n}")
+    if n > MAX_N:
+        raise ValueError(f"-n must be at most {MAX_N} (rows are 64-bit masks), got {n}")
+
+
+def givens(n: int, fixed: Givens | Mapping[int, int] | str | None) -> Givens:
+    """Check n and the given queens: {row: column} (0-based) or '1:3,4:7' (1-based row:column).
+
+    Raises ValueError when malformed or off the board. Two queens in one row are allowed
+    (they attack each other: see the note).
+    """
+    check_n(n)
+    if isinstance(fixed, Givens):
+        return fixed
+    pairs = _parse_fixed(fixed, n) if isinstance(fixed, str) else _mapping_squares(fixed, n)
+    text = ",".join(f"{r + 1}:{c + 1}" for r, c in sorted(pairs))
+    return Givens(tuple(pairs), text, _conflict(pairs))
+
+
+def _parse_fixed(text: str, n: int) -> list[tuple[int, int]]:
+    pairs: list[tuple[int, int]] = []
+    for item in text.split(","):
+        item = item.strip()
+        if not item:
+            continue
+        parts = [p.strip() for p in item.split(":")]
+        try:
+            if len(parts) != 2 or not all(p.lstrip("-").isdecimal() for p in parts):
+                raise ValueError
+            r, c = (int(p) for p in parts)
+        except ValueError:  # also a number of thousands of digits
+            raise ValueError(f"--fixed expects row:column pairs like 1:3,4:7, got {item[:40]!r}") from None
+        if not (1 <= r <= n and 1 <= c <= n):
+            raise ValueError(f"--fixed square {r}:{c} is off the {n}x{n} board (rows and columns are 1..{n})")
+        if (r - 1, c - 1) in pairs:
+            raise ValueError(f"--fixed gives the square {r}:{c} twice")
+        pairs.append((r - 1, c - 1))
+    if not pairs:
+        raise ValueError("--fixed needs at least one row:column pair")
+    return pairs
+
+
+def _mapping_squares(fixed: Mapping[int, int] | None, n: int) -> list[tuple[int, int]]:
+    pairs = []
+    for r, c in sorted((fixed or {}).items()):
+        if not all(isinstance(x, numbers.Integral) and not isinstance(x, bool) for x in (r, c)):
+            raise ValueError(f"given queens are {{row: column}} with whole numbers, got {r!r}: {c!r}")
+        if not (0 <= r < n and 0 <= c < n):
+            raise ValueError(f"given queen ({r}, {c}) is off the {n}x{n} board")
+        pairs.append((int(r), int(c)))
+    return pairs
+
+
+def _conflict(pairs: list[tuple[int, int]]) -> str:
+    for i, (r1, c1) in enumerate(pairs):
+        for r2, c2 in pairs[i + 1 :]:
+            if attacks(r1, c1, r2, c2):
+                return f"the given queens {r1 + 1}:{c1 + 1} and {r2 + 1}:{c2 + 1} attack each other"
+    return ""
+
+
+# --- counting ------------------------------------------------------------------------------------
+
+
+def count(
+    n: int,
+    fixed: Givens | Mapping[int, int] | str | None = None,
+    *,
+    run: RunOptions = RunOptions(),  # noqa: B008 (frozen: one shared default is safe)
+) -> Count:
+    """Count the solutions of n-queens (and the unique ones), or the completions of `fixed`.
+
+    `fixed` is {row: column} (0-based) or the command line's '1:3,4:7' (1-based). Given
+    queens that attack each other have no completion: the Count says so in `note`.
+    `run` says where the tasks run (the engine's worker policy: boards up to 12 in this
+    process unless asked otherwise), the checkpoint, and whether to draw progress.
+    Counting all solutions goes up to MAX_COUNT_N; completions of given queens up to MAX_N.
+    """
+    t0 = time.perf_counter()
+    given = givens(n, fixed)
+    if not given.squares and n > MAX_COUNT_N:
+        raise ValueError(
+            f"-n must be at most {MAX_COUNT_N} to count all solutions ({MAX_COUNT_N} is the largest n ever "
+            f"counted, and would take about a century of CPU time here), got {n}"
+        )
+    if given.note:
+        return Count(n, 0, 0, given.text, "complete", 0, 0, time.perf_counter() - t0, given.note)
+    quick = n <= tasks.QUICK_N
+    workers = run.workers_for(quick)
+    options = run.but(workers=workers)
+    label = f"queens n={n}"
+    if given.squares or n < 4:
+        from . import complete
+
+        tasks.warm_up("complete")
+        fixed_rows = dict(given.squares)
+        todo = tasks.complete_tasks(n, fixed_rows)
+        params = {"puzzle": "queens", "n": n, "fixed": given.text, "method": "complete"}
+        display = Display(label, "queens placed", nodes=lambda r: r[0])
+        results = _run(tasks.complete_task, todo, quick, params=params, options=options, display=display)
+        units = sum(r[2] for r in results)
+        if units % complete.CLASS_UNIT:
+            raise AssertionError(f"class units {units} are not a multiple of {complete.CLASS_UNIT}")
+        return Count(
+            n,
+            sum(r[1] for r in results),
+            units // complete.CLASS_UNIT,
+            given.text,
+            "complete",
+            sum(r[0] for r in results),
+            len(todo),
+            time.perf_counter() - t0,
+        )
+    kind = tasks.warm_up("corner")
+    todo = tasks.corner_tasks(n)
+    params = {"puzzle": "queens", "n": n, "method": "corner"}
+    shared = tasks.in_process_kernels(n) if run.scheduler is None and workers == 1 else None
+    weight = tasks.corner_weight(n, todo) if bar_enabled(run.progress) else None  # only for a bar
+    display = Display(label, "solutions", nodes=lambda r: 8 * r[0] + 4 * r[1] + 2 * r[2], weight=weight)
+    results = _run(tasks.corner_task, todo, quick, shared=shared, params=params, options=options,
+                   display=display)
+    c8 = sum(r[0] for r in results)
+    c4 = sum(r[1] for r in results)
+    c2 = sum(r[2] for r in results)
+    return Count(
+        n,
+        8 * c8 + 4 * c4 + 2 * c2,
+        c8 + c4 + c2,
+        "",
+        "corner",
+        None,
+        len(todo),
+        time.perf_counter() - t0,
+        kernels=shared or kind,
+    )
+
+
+def _run(func: Callable, todo: list[dict], quick: bool, *, shared: object = None, **how: Any) -> list:
+    """The tasks' results: through the engine, or for a quick job in this process (no pool, no
+    checkpoint), in one interruptible call: the engine's call per task would cost more than
+    the tasks (n = 11: 1.2 ms against 0.2 ms)."""
+    if quick and how["options"].serial(quick):
+        return interrupt.call(lambda: [func(t, shared) for t in todo])
+    return run_tasks(func, todo, shared=shared, **how)
+
+
+# --- listing -------------------------------------------------------------------------------------
+
+
+def solutions(
+    n: int, unique: bool = False, fixed: Givens | Mapping[int, int] | str | None = None, *, limit: int = 0
+) -> Iterator[Board]:
+    """All solutions (or one per symmetry class) extending `fixed`, lexicographically, lazily;
+    at most `limit` of them (0: all). None when given queens attack each other.
+
+    With `unique`, each class is represented by its smallest board among those of its
+    boards that extend `fixed`. The arguments are checked at once, the search runs as the
+    boards are taken (Ctrl-C stops it at once, see engine.interrupt).
+    """
+    given = givens(n, fixed)
+    if not isinstance(limit, numbers.Integral) or isinstance(limit, bool) or limit < 0:
+        raise ValueError(f"--limit must be at least 0 (0 shows all), got {limit}")
+    if given.note:
+        return iter(())
+    boards = _listing(n, unique, tasks.fixed_array(n, dict(given.squares)))
+    # a limit past sys.maxsize (islice's largest) is, in any lifetime, no limit
+    return islice(boards, limit) if 0 < limit <= sys.maxsize else boards
+
+
+def _listing(n: int, unique: bool, fixed_row: np.ndarray) -> Iterator[Board]:
+    from . import complete
+
+    state = np.array([-2], np.int64)
+    cols = np.zeros(n, np.int64)
+    cand = np.zeros(n + 1, np.int64)
+    left = np.zeros(n + 1, np.int64)
+    down = np.zeros(n + 1, np.int64)
+    right = np.zeros(n + 1, np.int64)
+    out = np.zeros((LIST_BATCH, n), np.int64)
+    while state[0] != -1:
+        got = interrupt.call(
+            complete.list_kernel, n, fixed_row, unique, state, cols, cand, left, down, right, out
+        )
+        for i in range(got):
+            yield tuple(int(c) for c in out[i])
+
+
+__all__ = ["LIST_BATCH", "MAX_COUNT_N", "MAX_N", "Board", "Count", "Givens", "check_n", "count", "givens",
+           "solutions"]

@@ -1,0 +1,201 @@
+"""N-Queens searches as task lists for the engine: the split, one task's run, its work estimate.
+
+Either search is split on its first rows into independent tasks (``engine.tasks.split``):
+a task is a prefix of placed rows, as a JSON dict, and its result a short list of ints.
+The split depends on n (and the given queens) only, never on how the tasks are run, so
+that a checkpoint can be finished with other workers or on a Dask cluster.
+
+- The corner/rotation search (corner.py): a task is ``{"n", "side", "bound1", "cols"}``
+  (a corner board with row 1's queen in column ``bound1``, or a side board with row 0's
+  queen there; ``cols`` the columns of the rows placed) and its result ``[c8, c4, c2]``.
+- The completion search (complete.py): a task is ``{"n", "fixed", "cols"}`` (``fixed[r]``
+  the given column of row r, or -1) and its result ``[nodes, solutions, class units]``.
+
+Corner tasks differ in cost by a factor of a hundred and more, so the progress bar's time
+left is estimated from each one's weight (``corner_weight``): the number of nodes its
+subtree has a few rows further down, the same depth for every task. Completion tasks are
+alike enough without: counted alike, the time left at 10% to 90% of the run was 0.8-1.3
+times the true one (n = 13 and 15, three sets of givens), and no look-ahead did better.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+
+import numpy as np
+
+from puzzlesearch.engine.tasks import split
+
+from . import aot
+
+# Boards up to this size are counted in milliseconds: one task per first-row choice (no
+# split), and the engine's policy for quick jobs runs them in this process.
+QUICK_N = 12
+
+# From n = 20 on, the largest corner tasks take seconds (about 4 s at n = 20, 7 times more
+# for each further n). The ahead-of-time kernels hold the GIL for a whole task, so in this
+# process Ctrl-C would wait for it: a count run there (one worker) then uses the JIT kernels,
+# which release the GIL (engine.interrupt), at the same speed (n = 16 on one core, three
+# runs each: 1.26-1.30 s JIT, 1.29-1.48 s ahead of time). Below 20 a task takes at most
+# 0.2 s (n = 17), and the ahead-of-time kernels spare the 0.5 s of importing numba.
+JIT_IN_PROCESS_N = 20
+
+# How many rows below the deepest task the work estimate looks: a few milliseconds for a
+# few hundred tasks (20 ms for the 2983 of n = 18), and the time left it gives for n = 16
+# and 17 (one worker) stays within 0.85-1.5 times the true one from 10% to 80% of the run,
+# where counting tasks alike said 0.06-0.7 times.
+LOOKAHEAD = 3
+# A side board costs about 1.5 times a corner board per node a few rows down (the bound2
+# rule below it and the rotation check at each leaf): measured on n = 16 and 17.
+SIDE_COST = 1.5
+
+
+def _split_target(n: int) -> int:
+    # Depends on n only (never on the workers), so every run of n has the same tasks. Each
+    # task costs the parent about 0.3 ms of a core the workers could use, so up to n = 17
+    # they stay a few hundred (212 for n = 16, 243 for n = 17, the largest 2-3% of the
+    # work); from n = 18 on tasks are long, and thousands of them balance a cluster too.
+    return 100 if n <= 17 else 1000
+
+
+# --- the corner/rotation search --------------------------------------------------------------------
+
+
+def corner_tasks(n: int) -> list[dict]:
+    """Independent subproblems of the corner/rotation search of an n x n board (n >= 4)."""
+    kernels, _ = aot.kernels()
+
+    def children(node: dict | None) -> list[dict]:
+        if node is None:
+            roots = [{"n": n, "side": False, "bound1": b, "cols": [0, b]} for b in range(2, n - 1)]
+            roots += [{"n": n, "side": True, "bound1": b, "cols": [b]} for b in range(1, n) if b < n - 1 - b]
+            return roots
+        depth = len(node["cols"]) + 1
+        if depth >= n - 1:  # the last row is judged by the kernel, never split on
+            return []
+        prefix = _bits(node["cols"])
+        out = np.zeros((n + 1, n), np.int64)
+        found = kernels.split_kernel(n, node["side"], node["bound1"], prefix, depth, out)
+        return [{**node, "cols": _columns(out[i, :depth])} for i in range(found)]
+
+    if n <= QUICK_N:
+        return children(None)
+    return split(None, children, _split_target(n))
+
+
+def in_process_kernels(n: int) -> str | None:
+    """The kernels a count of n run in this process (one worker) passes to corner_task."""
+    forced = os.environ.get("PUZZLESEARCH_KERNELS", "").strip().lower() == "aot"  # see aot.py
+    return "jit" if n >= JIT_IN_PROCESS_N and not forced else None
+
+
+def corner_task(task: dict, kernels: str | None = None) -> list[int]:
+    """Run one corner/rotation task: [c8, c4, c2].
+
+    ``kernels`` (the engine's shared value) is "jit" to run corner.py's JIT kernels, else
+    None for those of ``aot.kernels()``.
+    """
+    n, prefix = task["n"], _bits(task["cols"])
+    if kernels == "jit":
+        from . import corner as chosen
+    else:
+        chosen, _ = aot.kernels()
+    if task["side"]:
+        c8, c4, c2 = chosen.side_kernel(n, task["bound1"], prefix)
+        return [int(c8), int(c4), int(c2)]
+    return [int(chosen.corner_kernel(n, task["bound1"], prefix)), 0, 0]
+
+
+def corner_weight(n: int, tasks: list[dict]) -> Callable[[dict], float]:
+    """The estimated work of each of `tasks`: its prefixes LOOKAHEAD rows below the deepest task."""
+    kernels, _ = aot.kernels()
+    depth = min(max(len(t["cols"]) for t in tasks) + LOOKAHEAD, n - 2)
+    out = np.zeros((0, n), np.int64)  # the prefixes are only counted
+
+    def weight(task: dict) -> float:
+        if len(task["cols"]) >= depth:
+            below = 1
+        else:
+            below = kernels.split_kernel(n, task["side"], task["bound1"], _bits(task["cols"]), depth, out)
+        return below * (SIDE_COST if task["side"] else 1.0)
+
+    return weight
+
+
+# --- the completion search -------------------------------------------------------------------------
+
+
+def _complete_children(n: int, fixed_row: list[int]) -> Callable[[dict], list[dict]]:
+    """The children of a completion task: its prefix with one more row, as the givens allow."""
+    full = (1 << n) - 1
+
+    def children(node: dict) -> list[dict]:
+        cols = node["cols"]
+        row = len(cols)
+        if row >= n - 1:
+            return []
+        left = down = right = 0
+        for c in cols:
+            bit = 1 << c
+            left, down, right = ((left | bit) << 1) & full, down | bit, (right | bit) >> 1
+        free = full & ~(left | down | right)
+        if fixed_row[row] >= 0:
+            free &= 1 << fixed_row[row]
+        return [{**node, "cols": cols + [c]} for c in range(n) if free >> c & 1]
+
+    return children
+
+
+def complete_tasks(n: int, fixed: Mapping[int, int]) -> list[dict]:
+    """Independent subproblems of the completion search: prefixes of the first rows."""
+    fixed_row = fixed_array(n, fixed).tolist()
+    root = {"n": n, "fixed": fixed_row, "cols": []}
+    if n <= QUICK_N:
+        return [root]
+    return split(root, _complete_children(n, fixed_row), _split_target(n))
+
+
+def complete_task(task: dict, shared: object = None) -> list[int]:
+    """Run one completion task: [nodes, solutions, class units]."""
+    from . import complete
+
+    fixed = np.array(task["fixed"], np.int64)
+    prefix = np.array(task["cols"], np.int64)
+    nodes, found, units = complete.complete_kernel(task["n"], fixed, prefix)
+    return [int(nodes), int(found), int(units)]
+
+
+# --- both ------------------------------------------------------------------------------------------
+
+
+def warm_up(method: str) -> str:
+    """Load a method's kernels in this process, so that forked workers inherit them compiled.
+
+    Returns "aot" or "jit": where the corner/rotation kernels come from ("jit" for complete).
+    """
+    if method == "corner":
+        kernels, kind = aot.kernels()
+        kernels.corner_kernel(5, 2, _bits([0, 2]))
+        kernels.side_kernel(5, 1, _bits([1]))
+        return kind
+    from . import complete
+
+    complete.complete_kernel(4, np.full(4, -1, np.int64), np.zeros(0, np.int64))
+    return "jit"
+
+
+def fixed_array(n: int, fixed: Mapping[int, int] | None) -> np.ndarray:
+    """The given queens {row: column} as the kernels take them: fixed[row] = column, or -1."""
+    row = np.full(n, -1, np.int64)
+    for r, c in (fixed or {}).items():
+        row[r] = c
+    return row
+
+
+def _bits(cols: list[int]) -> np.ndarray:
+    return np.array([1 << c for c in cols], np.int64)
+
+
+def _columns(bits: np.ndarray) -> list[int]:
+    return [int(b).bit_length() - 1 for b in bits]
