@@ -13,16 +13,26 @@ decks from the sorted one are that group itself). Two facts the searches rely on
 
 The block shuffle and the pancake flips are built in; any list of position
 permutations works with the same searches.
+
+The limits of both searches live here too, each written once and checked from the
+parameters alone, before a puzzle is built or anything allocated (building the moves of
+D cards already costs D^2): the shortest-path search packs a deck into one 64-bit word
+(MAX_PACKED cards), the full BFS gives every deck one byte indexed by its rank
+(MAX_CARDS cards, and D! or D!/2 bytes, checked against the memory cap).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from puzzlesearch.engine.memory import gib, require
 from puzzlesearch.shuffle import rules
 
 MAX_PACKED = 16  # cards that fit 4 bits each in one 64-bit word (the shortest-path search)
+MAX_CARDS = 20  # 20! < 2**63: the full BFS's ranks stay machine integers
+MAX_SHOW = 10_000  # farthest decks a census lists at most
 
 
 @dataclass(frozen=True)
@@ -33,6 +43,8 @@ class PermPuzzle:
     size: int
     moves: tuple[tuple[int, ...], ...]
     labels: tuple[int, ...]  # what a player calls move j (its k)
+    unit: str = "decks"  # what the arrangements are called, in counts and progress
+    item: str = "cards"  # what they are made of
 
     def apply(self, deck: Sequence[int], j: int) -> tuple[int, ...]:
         return tuple(deck[p] for p in self.moves[j])
@@ -75,23 +87,92 @@ def parity(perm: Sequence[int]) -> int:
     return swaps & 1
 
 
+def check_n(n: int) -> None:
+    """The size of the book's puzzle (2n cards, blocks of n) or of a pancake stack."""
+    if n < 1:
+        raise ValueError(f"-n must be at least 1, got {n}")
+
+
+def check_block(deck: int, block: int) -> None:
+    """A block shuffle needs at least 2 cards and 1 <= block < deck."""
+    if deck < 2:
+        raise ValueError(f"--deck must be at least 2, got {deck}")
+    if not 1 <= block < deck:
+        raise ValueError(f"--block must be between 1 and deck - 1 = {deck - 1}, got {block}")
+
+
+def check_packed(size: int, unit: str = "decks", item: str = "cards") -> None:
+    """The shortest-path search packs a deck into 64 bits: at most MAX_PACKED cards."""
+    if size > MAX_PACKED:
+        raise ValueError(f"solve handles {unit} of at most {MAX_PACKED} {item}, got {size}")
+
+
+def check_show(show: int) -> None:
+    if not 0 <= show <= MAX_SHOW:
+        raise ValueError(f"--show must be between 0 and {MAX_SHOW}, got {show}")
+
+
+def block_name(deck: int, block: int) -> str:
+    return f"block shuffle D={deck} B={block}"
+
+
+def pancake_name(n: int) -> str:
+    return f"pancakes n={n}"
+
+
+def block_moves_even(block: int) -> bool:
+    """Whether every block move is an even permutation: move k rotates the top k + B
+    cards by k, of sign (-1)^(kB), and k = 1 is always a move, so exactly when B is even."""
+    return block % 2 == 0
+
+
+def census_bytes(cards: int, half: bool) -> int:
+    """The full BFS's byte array: one byte for each of the D! decks, or D!/2 when every
+    move is even (one parity). Only for cards <= MAX_CARDS (D! is cheap to compute)."""
+    return math.factorial(cards) // (2 if half else 1)
+
+
+def check_census(name: str, cards: int, half: bool, budget: int | None, unit: str = "decks",
+                 item: str = "cards") -> int:
+    """Refuse (ValueError, one line saying what it would need) a full BFS beyond the rank
+    limit or the memory cap; else the bytes its array takes. From the sizes alone."""
+    if cards > MAX_CARDS:
+        count = f"{cards}!/2" if half else f"{cards}!"
+        need = _factorial_bytes(cards, half)
+        raise ValueError(f"full BFS indexes {unit} by rank: at most {MAX_CARDS} {item}, got {cards} "
+                         f"(it would need {need}, one byte for each of {count} {unit})")
+    need = census_bytes(cards, half)
+    require(need, budget, f"full BFS of {name} ({need:,} {unit}, one byte each)")
+    return need
+
+
+def _factorial_bytes(cards: int, half: bool) -> str:
+    """D! (or D!/2) bytes for people, for any D (no D! is computed beyond a few thousand)."""
+    if cards <= 1000:
+        return gib(census_bytes(cards, half))
+    if cards >= 10**300:
+        return "more than 10^(10^300) bytes"
+    digits = (math.lgamma(cards + 1) - (math.log(2) if half else 0)) / math.log(10)
+    return f"more than 10^{int(digits):,} bytes" if digits < 1e15 else f"more than 10^({digits:.3g}) bytes"
+
+
 def block_shuffle_puzzle(deck: int, block: int) -> PermPuzzle:
-    """D = deck cards, move k (1..D-B) puts the B cards at positions k..k+B-1 on top."""
-    if deck < 2 or not 1 <= block < deck:
-        raise ValueError(f"need at least 2 cards and 1 <= block < deck, got deck={deck} block={block}")
+    """D = deck cards, move k (1..D-B) puts the B cards at positions k..k+B-1 on top.
+
+    Building it costs D x (D - B): callers check the size they need first."""
+    check_block(deck, block)
     ident = tuple(range(deck))
     ks = rules.shuffle_moves(deck, block)
     moves = tuple(rules.block_shuffle(ident, k, block) for k in ks)
-    return PermPuzzle(f"block shuffle D={deck} B={block}", deck, moves, tuple(ks))
+    return PermPuzzle(block_name(deck, block), deck, moves, tuple(ks))
 
 
 def pancake_puzzle(n: int) -> PermPuzzle:
     """n pancakes, flip k (2..n) reverses the top k (one pancake has no moves)."""
-    if n < 1:
-        raise ValueError(f"need at least 1 pancake, got {n}")
+    check_n(n)
     ident = tuple(range(n))
     moves = tuple(rules.flip(ident, k) for k in rules.flip_moves(n))
-    return PermPuzzle(f"pancakes n={n}", n, moves, tuple(rules.flip_moves(n)))
+    return PermPuzzle(pancake_name(n), n, moves, tuple(rules.flip_moves(n)), "stacks", "pancakes")
 
 
 def check_deck(deck: Sequence[int], size: int, what: str = "deck") -> tuple[int, ...]:

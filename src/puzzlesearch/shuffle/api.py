@@ -1,0 +1,180 @@
+"""Block shuffles and pancake flips: the public API (re-exported by `puzzlesearch.shuffle`).
+
+The book's puzzle is `solve(n)` (2n cards, blocks of n, fewest moves that reverse the
+deck); any deck and block size, start and goal also work. `god` explores everything
+reachable from the sorted deck. Pancakes (prefix reversals) use the same two searches:
+
+    >>> from puzzlesearch import shuffle
+    >>> shuffle.solve(5).moves            # reverse 10 cards, moving 5 at a time
+    12
+    >>> shuffle.solve(5).sequence
+    (4, 2, 1, 5, 3, 5, 4, 2, 2, 1, 2, 2)
+    >>> shuffle.solve(deck=9, block=4, count_paths=True).paths
+    1
+    >>> shuffle.solve_pancakes([3, 1, 2, 5, 4]).sequence
+    (4, 5, 4, 2)
+    >>> shuffle.pancake_god(9).diameter   # the pancake number p(9)
+    10
+    >>> shuffle.god(3).states             # every order of 6 cards is reachable
+    720
+
+Limits are checked from the parameters alone, before anything is built or allocated,
+and refused in the words the command line prints:
+
+    >>> shuffle.solve(9)
+    Traceback (most recent call last):
+    ValueError: solve handles decks of at most 16 cards, got 18
+    >>> shuffle.god(7, run=shuffle.RunOptions(memory=2**30))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: full BFS of block shuffle D=14 B=7 (87,178,291,200 decks, one byte each) needs 81.2 GiB, ...
+
+Any permutation puzzle: a move is a position permutation, new[i] = old[perm[i]]:
+
+    >>> from puzzlesearch.shuffle import PermPuzzle, shortest_path, census
+    >>> p = PermPuzzle("rotate or swap", 6, ((1, 2, 3, 4, 5, 0), (1, 0, 2, 3, 4, 5)), (1, 2))
+    >>> shortest_path(p, (1, 2, 3, 4, 5, 6), (6, 5, 4, 3, 2, 1)).moves
+    15
+    >>> census(p).diameter                # all 720 orders
+    18
+
+`Census` and `census` (the full BFS) load numba when first used; the shortest paths of
+small puzzles never do (their layers are handled by numpy).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from puzzlesearch.engine.options import RunOptions
+from puzzlesearch.engine.paths import check_writable
+from puzzlesearch.shuffle.bidir import Path, shortest_path
+from puzzlesearch.shuffle.puzzle import (
+    PermPuzzle,
+    block_moves_even,
+    block_name,
+    block_shuffle_puzzle,
+    check_block,
+    check_census,
+    check_deck,
+    check_n,
+    check_packed,
+    check_show,
+    pancake_name,
+    pancake_puzzle,
+)
+
+if TYPE_CHECKING:
+    from puzzlesearch.shuffle.fullbfs import Census, census
+
+#: names served from fullbfs on first use (it imports numba)
+LAZY = ("Census", "census")
+
+
+def __getattr__(name: str):
+    if name in LAZY:
+        from puzzlesearch.shuffle import fullbfs
+
+        return getattr(fullbfs, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def block_size(n: int | None = None, deck: int | None = None, block: int | None = None) -> tuple[int, int]:
+    """(deck, block) of a block shuffle: the book's case n (2n cards, blocks of n), or both
+    deck and block. ValueError naming what is wrong."""
+    if n is not None and (deck is not None or block is not None):
+        raise ValueError("give either -n or --deck/--block, not both")
+    if n is None and (deck is None or block is None):
+        raise ValueError("give -n N (2N cards, blocks of N) or both --deck D and --block B")
+    if n is not None:
+        check_n(n)
+        deck, block = 2 * n, n
+    check_block(deck, block)
+    return deck, block
+
+
+def solve(n: int | None = None, deck: int | None = None, block: int | None = None,
+          start: Sequence[int] | None = None, goal: Sequence[int] | None = None,
+          count_paths: bool = False, *, run: RunOptions = RunOptions()) -> Path:  # noqa: B008 (frozen)
+    """Fewest block moves from start (default sorted) to goal (default reversed).
+
+    Either n (the book's case: 2n cards, blocks of n) or deck and block; at most 16 cards.
+    `run.memory` caps the memory (refused before a layer is allocated), `run.progress`
+    draws progress on a terminal.
+    """
+    deck, block = block_size(n, deck, block)
+    check_packed(deck)
+    start = tuple(range(1, deck + 1)) if start is None else check_deck(start, deck, "start")
+    goal = tuple(range(deck, 0, -1)) if goal is None else check_deck(goal, deck, "goal")
+    return shortest_path(block_shuffle_puzzle(deck, block), start, goal, count_paths, run=run)
+
+
+def solve_pancakes(stack: Sequence[int], count_paths: bool = False, *,
+                   run: RunOptions = RunOptions()) -> Path:  # noqa: B008 (frozen)
+    """Fewest flips sorting the stack (listed top first; sorted = 1 on top); at most 16 pancakes."""
+    if len(stack) == 0:
+        raise ValueError("a stack needs at least one pancake")
+    stack = check_deck(stack, len(stack), "stack")
+    check_packed(len(stack), "stacks", "pancakes")
+    return shortest_path(pancake_puzzle(len(stack)), stack, tuple(sorted(stack)), count_paths, run=run)
+
+
+def god(n: int | None = None, deck: int | None = None, block: int | None = None, show: int = 10, *,
+        run: RunOptions = RunOptions()) -> Census:  # noqa: B008 (frozen)
+    """Full BFS of the block shuffle from the sorted deck: histogram, diameter, the first
+    `show` farthest decks. Its byte array (D! bytes, D!/2 when B is even) is checked
+    against `run.memory` (default: a share of the available memory) before anything else."""
+    deck, block = block_size(n, deck, block)
+    check_show(show)
+    check_census(block_name(deck, block), deck, block_moves_even(block), run.memory)
+    from puzzlesearch.shuffle.fullbfs import census
+
+    return census(block_shuffle_puzzle(deck, block), show=show, run=run)
+
+
+def pancake_god(n: int, show: int = 10, *,
+                run: RunOptions = RunOptions()) -> Census:  # noqa: B008 (frozen)
+    """Full BFS of n pancakes from the sorted stack; the diameter is the pancake number p(n).
+    Its n! bytes are checked against `run.memory` before anything else."""
+    check_n(n)
+    check_show(show)
+    check_census(pancake_name(n), n, False, run.memory, "stacks", "pancakes")  # flip 2 is odd
+    from puzzlesearch.shuffle.fullbfs import census
+
+    return census(pancake_puzzle(n), show=show, run=run)
+
+
+def check_plot(filename: str) -> None:
+    """Before the work: the plot file can be written, and matplotlib is installed."""
+    check_writable(filename, "--plot")
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise ImportError("--plot needs matplotlib: pip install 'puzzlesearch[plot]'") from None
+
+
+def plot(result: Census, filename: str, unit: str = "decks") -> None:
+    """The distance histogram of a census as an image (log scale); OSError or ValueError
+    when it cannot be saved."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    ax.bar(range(len(result.histogram)), result.histogram, color="#4477aa")
+    ax.set_yscale("log")
+    ax.set_xlabel("moves from the sorted start")
+    ax.set_ylabel(unit)
+    ax.set_title(f"{result.puzzle}: {result.states:,} {unit}, diameter {result.diameter}")
+    fig.tight_layout()
+    try:
+        fig.savefig(filename)
+    finally:
+        plt.close(fig)
+
+
+__all__ = [
+    "Census", "Path", "PermPuzzle", "RunOptions", "block_shuffle_puzzle", "block_size", "census",
+    "check_plot", "god", "pancake_god", "pancake_puzzle", "plot", "shortest_path", "solve", "solve_pancakes",
+]
