@@ -13,9 +13,11 @@ are made, sorted and checked a chunk at a time and the search stops at the first
 meeting, so the largest layer, one step beyond the middle, is usually never finished,
 and is not even kept on the way when it would take over a quarter of the memory.
 Memory is the forward ball of radius about L/2 plus one backward layer; sizes are
-checked against the available memory before each allocation. The first layers are
-small and go through numpy (`words`); the numba kernels (`packed`) take over, and the
-JIT starts, only when a layer outgrows them.
+checked against the memory cap (engine.memory) before each allocation. The first layers
+are small and go through numpy (`words`); the numba kernels (`packed`) take over, and the
+JIT starts, only when a layer outgrows them. Each big step (a chunk, a sort of a whole
+layer, an inversion) runs through engine.interrupt, so Ctrl-C is seen at once, and each
+big layer shows a progress bar of the decks expanded (engine.progress.Meter).
 
 A shortest move sequence is read back through the stored layers; the number of
 shortest sequences (optional) by summing path counts layer by layer.
@@ -25,14 +27,17 @@ shortest sequences (optional) by summing path counts layer by layer.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from puzzlesearch.engine import interrupt
+from puzzlesearch.engine.memory import cap, require
+from puzzlesearch.engine.options import RunOptions
+from puzzlesearch.engine.progress import Meter
 from puzzlesearch.shuffle import words
-from puzzlesearch.shuffle.memory import available_bytes, gib
-from puzzlesearch.shuffle.puzzle import MAX_PACKED, PermPuzzle, parity
+from puzzlesearch.shuffle.puzzle import PermPuzzle, check_packed, parity
 
 CHUNK = 1 << 23  # images made, sorted and checked at a time
 SMALL = 1 << 16  # up to this many images, numpy (words.py) instead of the kernels (packed.py)
@@ -65,9 +70,13 @@ def _backward(layer: np.ndarray, t: np.uint64, size: int) -> np.ndarray:
     if len(layer) <= SMALL:
         return np.sort(words.inverted(layer, t, size))
     out = np.empty(len(layer), dtype=np.uint64)
-    _kernels().then_inverse_all(layer, t, size, out)
-    out.sort()
+    interrupt.call(_inverted_sorted, _kernels(), layer, t, size, out)
     return out
+
+
+def _inverted_sorted(packed, layer: np.ndarray, t: np.uint64, size: int, out: np.ndarray) -> None:
+    packed.then_inverse_all(layer, t, size, out)
+    out.sort()
 
 
 def _common(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -75,7 +84,7 @@ def _common(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     if len(a) <= SMALL:
         return a[words.members(a, b)]
     hits = np.empty(min(len(a), len(b)), dtype=np.uint64)
-    return hits[: _kernels().common(a, len(a), b, hits)].copy()
+    return hits[: interrupt.call(_kernels().common, a, len(a), b, hits)].copy()
 
 
 def _grow_small(layers: list[np.ndarray], back: np.ndarray,
@@ -90,20 +99,40 @@ def _grow_small(layers: list[np.ndarray], back: np.ndarray,
     return cand, np.empty(0, dtype=np.uint64)
 
 
-def _check_memory(need: float, budget: int, what: str) -> None:
-    if need > budget:
-        raise MemoryError(f"{what} would need about {gib(need)}; only {gib(budget)} is available")
+def _chunk(packed, frontier: np.ndarray, lo: int, hi: int, moves: tuple, back: np.ndarray, buf: np.ndarray,
+           hits: np.ndarray, layers: list[np.ndarray] | None, out: np.ndarray, pos: int) -> tuple[int, int]:
+    """One chunk of `_grow`: the images of frontier[lo:hi], sorted and without repeats in
+    buf, checked against `back` (the meetings into hits). Unless they meet, or `layers`
+    is None, the new ones (in no stored layer) go to out[pos:]. (new decks kept, meetings)."""
+    n = packed.expand(frontier, lo, hi, *moves, buf)
+    cand = buf[:n]
+    cand.sort()
+    n = packed.unique_sorted(cand, n)
+    c = packed.common(cand, n, back, hits)
+    if c or layers is None:
+        return 0, c
+    for layer in reversed(layers):
+        n = packed.remove_known(cand, n, layer)
+    out[pos : pos + n] = cand[:n]
+    return n, 0
+
+
+def _merged(packed, new: np.ndarray) -> int:
+    """Sort the concatenated sorted chunks (timsort merges their runs), drop repeats; the length."""
+    new.sort(kind="stable")
+    return packed.unique_sorted(new, len(new))
 
 
 def _grow(layers: list[np.ndarray], back: np.ndarray, moves: tuple, budget: int, stored: int,
-          every_meeting: bool, keep: bool | None = None) -> tuple[np.ndarray | None, np.ndarray]:
+          every_meeting: bool, meter: Meter | None = None,
+          keep: bool | None = None) -> tuple[np.ndarray | None, np.ndarray]:
     """Expand the last layer: (the next layer, or None once it meets `back`; the meeting decks).
 
     The images are made, sorted and checked a chunk at a time, and the search stops at
     the first meeting unless `every_meeting` (for counting paths). They are kept (`keep`)
     as they go when the next layer would take at most a quarter of the budget; a bigger
     layer is only checked first, since it is often the last, and made in a second pass
-    if it does not meet.
+    if it does not meet. `meter` is told how many decks of the last layer are expanded.
     """
     frontier = layers[-1]
     m = moves[0].shape[0]
@@ -115,38 +144,33 @@ def _grow(layers: list[np.ndarray], back: np.ndarray, moves: tuple, budget: int,
     chunk = min(len(frontier), step) * m
     fits = (stored + bound + 2 * chunk) * 8 <= budget
     build = fits and (bound * 8 * 4 <= budget if keep is None else keep)
-    _check_memory((stored + 2 * chunk) * 8, budget, f"expanding layer {len(layers) - 1}")
+    require((stored + 2 * chunk) * 8, budget, f"expanding layer {len(layers) - 1}")
     out = np.empty(bound if build else 0, dtype=np.uint64)
     buf = np.empty(chunk, dtype=np.uint64)
     hits = np.empty(chunk, dtype=np.uint64)
     met = []
     pos = 0
+    if meter is not None:
+        meter.update(0, note="second pass: keeping the new ones" if keep else "")
     for lo in range(0, len(frontier), step):
-        n = packed.expand(frontier, lo, min(len(frontier), lo + step), *moves, buf)
-        cand = buf[:n]
-        cand.sort()
-        n = packed.unique_sorted(cand, n)
-        c = packed.common(cand, n, back, hits)
+        hi = min(len(frontier), lo + step)
+        added, c = interrupt.call(_chunk, packed, frontier, lo, hi, moves, back, buf, hits,
+                                  layers if build and not met else None, out, pos)
+        pos += added
+        if meter is not None:
+            meter.update(hi)
         if c:
             met.append(hits[:c].copy())
             if not every_meeting:
                 break
-        if met or not build:
-            continue
-        for layer in reversed(layers):
-            n = packed.remove_known(cand, n, layer)
-        out[pos : pos + n] = cand[:n]
-        pos += n
     if met:
         meet = np.sort(np.concatenate(met))
         return None, meet[: packed.unique_sorted(meet, len(meet))]
     if not build:
-        _check_memory((stored + bound + 2 * chunk) * 8, budget,
-                      f"layer {len(layers)} (up to {bound:,} decks, {len(frontier):,} x {m} moves)")
-        return _grow(layers, back, moves, budget, stored, every_meeting, keep=True)
-    new = out[:pos]
-    new.sort(kind="stable")  # a merge of the sorted chunks (timsort finds the runs)
-    k = packed.unique_sorted(new, pos)
+        require((stored + bound + 2 * chunk) * 8, budget,
+                f"layer {len(layers)} (up to {bound:,} decks, {len(frontier):,} x {m} moves)")
+        return _grow(layers, back, moves, budget, stored, every_meeting, meter, keep=True)
+    k = interrupt.call(_merged, packed, out[:pos])
     return (out[:k].copy() if k < 0.75 * bound else out[:k]), np.empty(0, dtype=np.uint64)
 
 
@@ -186,29 +210,33 @@ def _layer_counts(layers: list[np.ndarray], inverse: tuple) -> list[np.ndarray]:
     counts = [np.ones(1, dtype=np.uint64)]
     for i in range(1, len(layers)):
         c = np.empty(len(layers[i]), dtype=np.uint64)
-        big = packed.count_paths(layers[i], layers[i - 1], counts[-1], *inverse, c)
+        big = interrupt.call(packed.count_paths, layers[i], layers[i - 1], counts[-1], *inverse, c)
         if big >= 2.0**63:
             raise OverflowError("the number of shortest paths does not fit in 64 bits")
         counts.append(c)
     return counts
 
 
-def shortest_path(puzzle: PermPuzzle, start: Sequence[int], goal: Sequence[int],
-                  count_paths: bool = False, memory: int | None = None,
-                  progress: Callable[[int, int], None] | None = None) -> Path:
+def _meter(puzzle: PermPuzzle, d: int, frontier: np.ndarray, moves: tuple, run: RunOptions) -> Meter:
+    """The progress bar of making layer d: the decks of layer d - 1 expanded so far. Only
+    for layers big enough for the kernels (the small ones take milliseconds)."""
+    big = len(frontier) * moves[0].shape[0] > SMALL
+    return Meter(f"{puzzle.name}, layer {d}", len(frontier), puzzle.unit, enabled=run.progress and big)
+
+
+def shortest_path(puzzle: PermPuzzle, start: Sequence[int], goal: Sequence[int], count_paths: bool = False,
+                  *, run: RunOptions = RunOptions()) -> Path:  # noqa: B008 (frozen)
     """Fewest moves of `puzzle` from start to goal (decks of cards 1..D, top first).
 
-    progress(d, decks), if given, is called after each layer is stored.
-    `memory` caps the bytes the search may allocate (default: what the system has available).
-    Raises MemoryError, before allocating, when a layer would not fit.
+    `run.memory` caps the bytes the search may allocate (default: a share of what the
+    system has available); a layer that would not fit is refused (ValueError) before it
+    is allocated. `run.progress` draws a bar for each big layer on a terminal.
     """
     t0 = time.perf_counter()
     size = puzzle.size
-    if size > MAX_PACKED:
-        raise ValueError(f"the shortest-path search packs decks into 64 bits: at most {MAX_PACKED} cards, "
-                         f"got {size}")
+    check_packed(size, puzzle.unit, puzzle.item)
     start, goal = tuple(start), tuple(goal)
-    budget = available_bytes() if memory is None else memory
+    budget = cap(run.memory)
     where = {card: i for i, card in enumerate(start)}
     target = tuple(where[card] + 1 for card in goal)  # start^-1 . goal
     t = np.uint64(words.pack(target))
@@ -227,18 +255,21 @@ def shortest_path(puzzle: PermPuzzle, start: Sequence[int], goal: Sequence[int],
     back = _backward(layers[-1], t, size)
     while True:
         stored = sum(len(x) for x in layers)
-        new, meet = _grow(layers, back, moves, budget, stored + len(back), count_paths)
-        if new is None:  # L = 2a + 1
-            fa, fb = len(layers), len(layers) - 1
-            break
-        del back  # before the next one is made: the two largest arrays never coexist
-        if len(new) == 0:
-            return result(-1, (), 0 if count_paths else None)
-        layers.append(new)
-        if progress is not None:
-            progress(len(layers) - 1, len(new))
-        back = _backward(new, t, size)
-        meet = _common(new, back)
+        with _meter(puzzle, len(layers), layers[-1], moves, run) as meter:
+            new, meet = _grow(layers, back, moves, budget, stored + len(back), count_paths, meter)
+            if new is None:  # L = 2a + 1
+                meter.update(len(layers[-1]), note=f"met the goal's side: {2 * len(layers) - 1} moves")
+                fa, fb = len(layers), len(layers) - 1
+                break
+            del back  # before the next one is made: the two largest arrays never coexist
+            if len(new) == 0:
+                return result(-1, (), 0 if count_paths else None)
+            layers.append(new)
+            meter.update(len(layers[-2]), note=f"{len(new):,} new {puzzle.unit}; inverting them")
+            back = _backward(new, t, size)
+            meet = _common(new, back)
+            met = f"; met the goal's side: {2 * len(layers) - 2} moves" if len(meet) else ""
+            meter.update(len(layers[-2]), note=f"{len(new):,} new {puzzle.unit}{met}")
         if len(meet):  # L = 2a
             fa = fb = len(layers) - 1
             break
@@ -247,16 +278,17 @@ def shortest_path(puzzle: PermPuzzle, start: Sequence[int], goal: Sequence[int],
     paths = None
     if count_paths:
         packed = _kernels()
+        require(2 * sum(len(x) for x in layers) * 8, budget, "counting the shortest paths")
         counts = _layer_counts(layers, inverse)
         if fa == len(layers):
             c_head = np.empty(len(meet), dtype=np.uint64)
-            big = packed.count_paths(meet, layers[-1], counts[-1], *inverse, c_head)
+            big = interrupt.call(packed.count_paths, meet, layers[-1], counts[-1], *inverse, c_head)
             if big >= 2.0**63:
                 raise OverflowError("the number of shortest paths does not fit in 64 bits")
         else:
             c_head = counts[fa][np.searchsorted(layers[fa], meet)]
         z = np.empty(len(meet), dtype=np.uint64)
-        packed.inverse_then_all(meet, t, size, z)
+        interrupt.call(packed.inverse_then_all, meet, t, size, z)
         c_tail = counts[fb][np.searchsorted(layers[fb], z)]
         paths = sum(int(a) * int(b) for a, b in zip(c_head, c_tail, strict=True))
     return result(len(seq), seq, paths)

@@ -15,26 +15,29 @@ scan steps the Lehmer digits of consecutive frontier decks instead of unranking 
 and a move that leaves the bottom cards in place leaves their digits alone too, so only
 the top digits are recomputed. (Korf 2008 for BFS over permutation ranks; Beamer,
 Asanovic and Patterson 2012 for the direction switch.)
-The array is the whole memory cost, so it is estimated and checked against the
-available memory before it is allocated.
+The array is the whole memory cost, so it is computed from the size alone and checked
+against the memory cap (puzzle.check_census) before it is allocated. Each layer's kernel
+runs through engine.interrupt (Ctrl-C is seen at once), and a bar shows the decks
+reached so far (engine.progress.Meter).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from math import factorial
 
 import numpy as np
 from numba import njit
 
-from puzzlesearch.shuffle.memory import available_bytes, gib
-from puzzlesearch.shuffle.puzzle import PermPuzzle, parity
+from puzzlesearch.engine import interrupt
+from puzzlesearch.engine.options import RunOptions
+from puzzlesearch.engine.progress import Meter
+from puzzlesearch.shuffle.puzzle import PermPuzzle, census_bytes, check_census, check_show, parity
 from puzzlesearch.shuffle.ranking import digits_of, perm_of, popcount, rank_deck, step, unrank_deck
 
 UNSEEN = 255
-MAX_CARDS = 20  # 20! < 2**63: ranks stay machine integers
 
 
 @dataclass(frozen=True)
@@ -87,7 +90,7 @@ def locate(idx, last, n, compressed, par, perm, digits):
     perm_of(digits, n, compressed, par, perm)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def top_down(depth, d, n, moves, reach, fact, compressed, par):
     """Mark every unreached image of a deck at distance d with d+1; how many were marked."""
     m = moves.shape[0]
@@ -111,7 +114,7 @@ def top_down(depth, d, n, moves, reach, fact, compressed, par):
     return marked
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def bottom_up(depth, d, n, inverse, reach, fact, compressed, par):
     """Mark every unreached deck with a predecessor at distance d with d+1; how many."""
     m = inverse.shape[0]
@@ -135,7 +138,7 @@ def bottom_up(depth, d, n, inverse, reach, fact, compressed, par):
     return marked
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def histogram(depth):
     counts = np.zeros(256, dtype=np.int64)
     for idx in range(depth.shape[0]):
@@ -143,7 +146,7 @@ def histogram(depth):
     return counts
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def collect(depth, d, limit, out):
     """The first `limit` indices at distance d into out; how many there are in all."""
     k = 0
@@ -157,26 +160,25 @@ def collect(depth, d, limit, out):
 
 def index_size(puzzle: PermPuzzle) -> tuple[int, bool]:
     """Decks the byte array must cover, and whether it covers one parity only."""
-    compressed = puzzle.size >= 2 and len(puzzle.moves) > 0 and puzzle.all_moves_even()
-    total = factorial(puzzle.size)
-    return (total // 2 if compressed else total), compressed
+    compressed = _one_parity(puzzle)
+    return census_bytes(puzzle.size, compressed), compressed
 
 
-def distances(puzzle: PermPuzzle, start: Sequence[int] | None = None, memory: int | None = None,
-              progress: Callable[[int, int], None] | None = None) -> tuple[np.ndarray, bool, int, str]:
+def _one_parity(puzzle: PermPuzzle) -> bool:
+    return puzzle.size >= 2 and len(puzzle.moves) > 0 and puzzle.all_moves_even()
+
+
+def distances(puzzle: PermPuzzle, start: Sequence[int] | None = None, *,
+              run: RunOptions = RunOptions()) -> tuple[np.ndarray, bool, int, str]:  # noqa: B008 (frozen)
     """The distance byte array from start; (depth, compressed, parity, directions).
 
-    progress(d, decks), if given, is called after each layer.
+    Refuses (ValueError) a puzzle beyond the rank limit or the memory cap `run.memory`
+    before allocating; `run.progress` draws a bar of the decks reached on a terminal.
     """
     n = puzzle.size
-    if n > MAX_CARDS:
-        raise ValueError(f"full BFS indexes decks by rank: at most {MAX_CARDS} cards, got {n}")
+    compressed = _one_parity(puzzle)
+    size = check_census(puzzle.name, n, compressed, run.memory, puzzle.unit, puzzle.item)
     start = tuple(range(1, n + 1)) if start is None else tuple(start)
-    size, compressed = index_size(puzzle)
-    budget = available_bytes() if memory is None else memory
-    if size > budget:
-        raise MemoryError(f"full BFS of {puzzle.name} needs {gib(size)} (one byte for each of "
-                          f"{size:,} decks); only {gib(budget)} is available")
     par = parity(start)
     moves = np.array(puzzle.moves, dtype=np.int64).reshape(-1, n)
     inverse = np.array(puzzle.inverse_moves(), dtype=np.int64).reshape(-1, n)
@@ -188,34 +190,37 @@ def distances(puzzle: PermPuzzle, start: Sequence[int] | None = None, memory: in
     depth[rank_deck(start, compressed)] = 0
     frontier, unseen, d = 1, size - 1, 0
     directions = []
-    while frontier and unseen:
-        if d + 1 >= UNSEEN:
-            raise ValueError("distances beyond 254 do not fit the one-byte array")
-        if unseen < frontier:  # both ways cost about the same per deck scanned
-            directions.append("b")
-            frontier = bottom_up(depth, d, n, inverse, reach, fact, compressed, par)
-        else:
-            directions.append("t")
-            frontier = top_down(depth, d, n, moves, reach, fact, compressed, par)
-        unseen -= frontier
-        d += 1
-        if progress is not None and frontier:
-            progress(d, frontier)
+    with Meter(puzzle.name, size, puzzle.unit, enabled=run.progress) as meter:
+        meter.update(1, note="layer 0")
+        while frontier and unseen:
+            if d + 1 >= UNSEEN:
+                raise ValueError("distances beyond 254 do not fit the one-byte array")
+            if unseen < frontier:  # both ways cost about the same per deck scanned
+                directions.append("b")
+                frontier = interrupt.call(bottom_up, depth, d, n, inverse, reach, fact, compressed, par)
+            else:
+                directions.append("t")
+                frontier = interrupt.call(top_down, depth, d, n, moves, reach, fact, compressed, par)
+            unseen -= frontier
+            d += 1
+            meter.update(size - unseen, note=f"layer {d}: {frontier:,} {puzzle.unit}")
     return depth, compressed, par, "".join(directions)
 
 
-def census(puzzle: PermPuzzle, start: Sequence[int] | None = None, show: int = 10,
-           memory: int | None = None, progress: Callable[[int, int], None] | None = None) -> Census:
-    """Full BFS from start (default: the sorted deck): histogram, diameter, farthest decks."""
+def census(puzzle: PermPuzzle, start: Sequence[int] | None = None, show: int = 10, *,
+           run: RunOptions = RunOptions()) -> Census:  # noqa: B008 (frozen)
+    """Full BFS from start (default: the sorted deck): histogram, diameter, farthest decks
+    (the first `show` of them, at most puzzle.MAX_SHOW)."""
+    check_show(show)
     t0 = time.perf_counter()
     start = tuple(range(1, puzzle.size + 1)) if start is None else tuple(start)
-    depth, compressed, par, directions = distances(puzzle, start, memory, progress)
-    counts = histogram(depth)
+    depth, compressed, par, directions = distances(puzzle, start, run=run)
+    counts = interrupt.call(histogram, depth)
     reached = counts[:UNSEEN]
     diameter = int(np.flatnonzero(reached)[-1])
     hist = tuple(int(c) for c in reached[: diameter + 1])
-    out = np.empty(max(show, 0), dtype=np.int64)
-    total = collect(depth, diameter, show, out)
+    out = np.empty(show, dtype=np.int64)
+    total = interrupt.call(collect, depth, diameter, show, out)
     far = tuple(unrank_deck(int(i), puzzle.size, compressed, par) for i in out[: min(show, total)])
     return Census(puzzle.name, start, sum(hist), diameter, hist, far, int(total), len(depth), depth.nbytes,
                   directions, time.perf_counter() - t0)

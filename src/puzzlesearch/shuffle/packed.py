@@ -54,7 +54,7 @@ def apply_move(x, shift, dst, mask, rev, j):
     return apply_runs(x, shift, dst, mask, rev, j)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def expand(states, lo, hi, shift, dst, mask, rev, out):
     """out[(i - lo) * m + j] = move j applied to states[i], for lo <= i < hi."""
     m = shift.shape[0]
@@ -74,7 +74,7 @@ def expand(states, lo, hi, shift, dst, mask, rev, out):
     return t
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def unique_sorted(a, n):
     """Drop repeats from the sorted a[:n] in place; the new length."""
     if n == 0:
@@ -108,7 +108,7 @@ def gallop(layer, lo, x):
     return lo
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def remove_known(a, n, layer):
     """Drop from sorted a[:n] (in place) every element of the sorted layer; the new length."""
     k = 0
@@ -124,7 +124,7 @@ def remove_known(a, n, layer):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def common(a, n, layer, out):
     """The elements of sorted a[:n] also in the sorted layer, into out; how many."""
     k = 0
@@ -155,7 +155,7 @@ def find(layer, x):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def count_paths(layer, prev, prev_counts, shift, dst, mask, rev, counts):
     """counts[i] = sum of prev_counts over the states of prev one move (segs) from layer[i].
 
@@ -191,13 +191,13 @@ def inverse_then(x, t, size):
     return y
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def inverse_then_all(states, t, size, out):
     for i in range(states.shape[0]):
         out[i] = inverse_then(states[i], t, size)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def then_inverse_all(states, t, size, out):
     """out[k] = t . x^-1 for x = states[k]: at position i the card of t at x's position of card i."""
     tcards = np.empty(16, dtype=np.uint64)
