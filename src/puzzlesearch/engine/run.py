@@ -179,6 +179,10 @@ def _start_method() -> str:
 def _worker_init(parent: int) -> None:
     # Ctrl-C reaches the whole process group; the parent alone decides what to do with it.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A forked worker inherits the CLI's SIGTERM handler (raise KeyboardInterrupt): the
+    # parent's _terminate would then print a traceback from each worker waiting on its queue,
+    # and a worker interrupted holding the queue's lock could hang the parent's exit.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     # If the parent is SIGKILLed, its workers must not run on as orphans (they would never
     # see the end of their queue: fork shares its write end with them).
     if sys.platform == "linux":
