@@ -12,7 +12,7 @@ import pytest
 from conftest import load_data
 from puzzlesearch import queens
 from puzzlesearch.engine.options import RunOptions
-from puzzlesearch.queens import api, corner, rules, tasks
+from puzzlesearch.queens import aot, api, corner, rules, tasks
 
 DATA = load_data("queens")
 TOTAL = {int(k): v for k, v in DATA["all_solutions"]["values"].items()}
@@ -96,6 +96,14 @@ def test_long_counts_in_this_process_use_the_kernels_that_release_the_gil(monkey
     assert tasks.in_process_kernels(tasks.JIT_IN_PROCESS_N) == "jit"
     monkeypatch.setenv("PUZZLESEARCH_KERNELS", "aot")  # forced: kept
     assert tasks.in_process_kernels(tasks.JIT_IN_PROCESS_N) is None
+    monkeypatch.delenv("PUZZLESEARCH_KERNELS")
+    # a count from that size on, made small here: in this process on the JIT kernels, on
+    # workers as chosen by aot.kernels()
+    monkeypatch.setattr(tasks, "JIT_IN_PROCESS_N", 13)
+    c = queens.count(13, run=ONE)
+    assert (c.solutions, c.unique, c.kernels) == (TOTAL[13], UNIQUE[13], "jit")
+    c = queens.count(13, run=RunOptions(workers=2))
+    assert (c.solutions, c.unique, c.kernels) == (TOTAL[13], UNIQUE[13], aot.kernels()[1])
 
 
 def test_two_workers_agree_with_one():
