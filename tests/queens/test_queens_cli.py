@@ -56,7 +56,9 @@ def test_count_verbose_and_checkpoint(tmp_path):
     assert first == "n=9  solutions=352  unique=46"
     assert re.fullmatch(r"method=corner  kernels=(aot|jit)  tasks=9  seconds=[0-9.]+", second), second
     # the same checkpoint for another board is refused
-    assert_bad_input(run_cli("queens", "count", "-n", "10", "--checkpoint", path))
+    r = run_cli("queens", "count", "-n", "10", "--checkpoint", path)
+    assert_bad_input(r)
+    assert r.err.startswith(f"puzzlesearch: error: checkpoint {path} was made for other parameters: ")
 
 
 def test_show_formats():
@@ -168,11 +170,15 @@ def test_a_huge_limit_is_no_limit():
 def test_not_a_checkpoint_is_bad_input(tmp_path):
     path = tmp_path / "junk.txt"
     path.write_text("not sqlite")
-    assert_bad_input(run_cli("queens", "count", "-n", "8", "--checkpoint", path))
+    r = run_cli("queens", "count", "-n", "8", "--checkpoint", path)
+    assert_bad_input(r)
+    assert r.err == f"puzzlesearch: error: {path} is not a puzzlesearch checkpoint (not an SQLite file)\n"
 
 
 def test_unreachable_scheduler_is_bad_input():
-    assert_bad_input(run_cli("queens", "count", "-n", "8", "--scheduler", "tcp://127.0.0.1:9"))
+    r = run_cli("queens", "count", "-n", "8", "--scheduler", "tcp://127.0.0.1:9")
+    assert_bad_input(r)
+    assert r.err.startswith("puzzlesearch: error: no Dask scheduler answers at tcp://127.0.0.1:9 (")
 
 
 def test_a_dask_cluster_counts_the_same(tmp_path):
