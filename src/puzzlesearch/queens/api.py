@@ -10,9 +10,10 @@ cluster, with an optional checkpoint to resume from (``run: RunOptions``).
 ``solutions(n)`` lists solutions lazily, in lexicographic order, one batch per kernel call.
 
 The corner/rotation kernels come from ``aot.kernels()``: compiled ahead of time when
-possible, so that counting all solutions never imports numba, else corner.py's JIT
+possible, so that counting all solutions does not import numba, else corner.py's JIT
 kernels. The modules with JIT kernels (corner, complete) are imported only by the paths
-that use them (completions and listings use complete.py's).
+that use them: completions and listings use complete.py's, and a count of n >= 20 in this
+process corner.py's, which let Ctrl-C through (``tasks.JIT_IN_PROCESS_N``).
 
 Boards are tuples of 0-based columns, one per row; given queens are a mapping
 {row: column}, 0-based, or the command line's 1-based ``"row:column,..."``. Every check
