@@ -8,7 +8,7 @@ from collections import deque
 import pytest
 
 from puzzlesearch import hanoi
-from puzzlesearch.hanoi import driver, rules, threepeg
+from puzzlesearch.hanoi import bfs, rules, threepeg
 
 
 def plain_bfs(source, pegs):
@@ -26,7 +26,7 @@ def plain_bfs(source, pegs):
 
 def kernel_bfs(source, pegs):
     n = len(source)
-    dist, _, stats = driver._bfs(n, pegs, driver._encode(source, pegs))
+    dist, _, stats = bfs.search(n, pegs, bfs.encode(source, pegs))
     return dist, stats
 
 
@@ -38,8 +38,8 @@ def test_kernel_bfs_equals_plain_bfs(n, pegs):
     dist, (reached, far, at_far) = kernel_bfs(source, pegs)
     assert reached == len(expected) == pegs**n
     for position, d in expected.items():
-        assert dist[driver._encode(position, pegs)] == d
-        assert driver._decode(driver._encode(position, pegs), n, pegs) == position
+        assert dist[bfs.encode(position, pegs)] == d
+        assert bfs.decode(bfs.encode(position, pegs), n, pegs) == position
     assert far == max(expected.values())
     assert at_far == sum(1 for d in expected.values() if d == far)
 
@@ -64,7 +64,7 @@ def test_diameter_equals_all_pairs_plain_bfs(n, pegs):
     expected = max(max(plain_bfs(p, pegs).values()) for p in positions)
     v = hanoi.verify(n, pegs, diameter=True)
     assert v.diameter == expected
-    assert v.diameter_sources == driver._canonical_count(n, pegs)
+    assert v.diameter_sources == bfs.canonical_count(n, pegs)
 
 
 @pytest.mark.parametrize("n", range(1, 6))
@@ -72,7 +72,7 @@ def test_largest_disc_rule_equals_bfs_for_all_pairs(n):
     for source in itertools.product(range(3), repeat=n):
         dist, _ = kernel_bfs(source, 3)
         for index in range(3**n):
-            target = driver._decode(index, n, 3)
+            target = bfs.decode(index, n, 3)
             assert threepeg.distance(source, target) == dist[index], (source, target)
 
 
@@ -83,7 +83,7 @@ def test_largest_disc_rule_equals_bfs_from_sampled_sources(n):
         source = tuple(rng.randrange(3) for _ in range(n))
         dist, _ = kernel_bfs(source, 3)
         for index in range(3**n):
-            target = driver._decode(index, n, 3)
+            target = bfs.decode(index, n, 3)
             assert threepeg.distance(source, target) == dist[index], (source, target)
 
 

@@ -2,10 +2,10 @@
 
 Three pegs: the closed-form moves, the position after any move, the largest-disc rule
 between arbitrary positions. More pegs: Frame-Stewart numbers and sequences, checked by
-breadth-first search over all positions. See `driver` for the API.
+breadth-first search over all positions. The API is in `api` (re-exported here).
 """
 
-from .driver import (
+from .api import (
     Distance,
     Solution,
     Verification,

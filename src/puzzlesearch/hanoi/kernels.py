@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def classic_moves_kernel(n, pegs_by_role, out):  # pragma: no cover - compiled
     """Fill out[m-1] = (disc, from, to) for the 2^n - 1 moves (see threepeg).
 
@@ -35,11 +35,16 @@ def classic_moves_kernel(n, pegs_by_role, out):  # pragma: no cover - compiled
     return total
 
 
-@njit(cache=True)
-def bfs_kernel(n, p, source, dist, queue, unseen):  # pragma: no cover - compiled
-    """Breadth-first search from `source`; dist[s] = moves from source, or `unseen`.
+@njit(cache=True, nogil=True)
+def bfs_steps(n, p, dist, queue, head, tail, stop, unseen):  # pragma: no cover - compiled
+    """Expand the queued positions queue[head], queue[head + 1], ... until the queue is
+    empty or `stop` of them have been expanded; returns the new (head, tail).
 
-    Returns (positions reached, largest distance, how many positions at it).
+    Invariant: queue[:tail] holds every position reached, in order of distance;
+    dist[s] is set (not `unseen`) exactly for those; queue[:head] are expanded. A search
+    runs in slices of `stop - head` positions so that its caller can show progress and
+    see Ctrl-C between them; dist[source] = 0, queue[0] = source, head = 0, tail = 1
+    start it.
     """
     power = np.empty(n + 1, np.int64)
     power[0] = 1
@@ -54,10 +59,7 @@ def bfs_kernel(n, p, source, dist, queue, unseen):  # pragma: no cover - compile
         shift = 0
     mask = p - 1
     top = np.empty(p, np.int64)
-    dist[source] = 0
-    queue[0] = source
-    head, tail = 0, 1
-    while head < tail:
+    while head < tail and head < stop:
         s = np.int64(queue[head])
         head += 1
         d = dist[s] + 1
@@ -88,24 +90,47 @@ def bfs_kernel(n, p, source, dist, queue, unseen):  # pragma: no cover - compile
                         dist[t] = d
                         queue[tail] = t
                         tail += 1
+    return head, tail
+
+
+@njit(cache=True, nogil=True)
+def farthest(dist, queue, tail):  # pragma: no cover - compiled
+    """(largest distance, how many positions at it) of a finished search: they are the
+    last entries of the queue."""
     far = dist[queue[tail - 1]]
     at_far = 0
     for i in range(tail - 1, -1, -1):
         if dist[queue[i]] != far:
             break
         at_far += 1
+    return far, at_far
+
+
+@njit(cache=True, nogil=True)
+def bfs_kernel(n, p, source, dist, queue, unseen):  # pragma: no cover - compiled
+    """Breadth-first search from `source` in one call; dist[s] = moves from source, or
+    `unseen`. Returns (positions reached, largest distance, how many positions at it)."""
+    dist[source] = 0
+    queue[0] = source
+    _, tail = bfs_steps(n, p, dist, queue, 0, 1, dist.shape[0], unseen)
+    far, at_far = farthest(dist, queue, tail)
     return tail, far, at_far
 
 
-@njit(cache=True)
-def diameter_kernel(n, p, dist, queue, unseen):  # pragma: no cover - compiled
+@njit(cache=True, nogil=True)
+def diameter_kernel(n, p, dist, queue, unseen, start, budget):  # pragma: no cover - compiled
     """The largest distance between any two positions: a BFS from every position whose
     pegs appear in first-use order reading from the largest disc (the others are these
-    with the pegs renamed, which preserves distances). Returns (diameter, sources, a
-    source and a position at that distance)."""
+    with the pegs renamed, which preserves distances).
+
+    One slice: the sources from index `start` on, until `budget` searches are done.
+    Returns (largest distance, searches, a source and a position at that distance, the
+    index to start the next slice at; dist.shape[0] when all are done).
+    """
     total = dist.shape[0]
     best, sources, best_src, best_dst = 0, 0, 0, 0
-    for src in range(total):
+    src = start
+    while src < total and sources < budget:
         # canonical: reading digits from the largest disc, each new peg is the next unused
         nxt = 0
         ok = True
@@ -120,13 +145,14 @@ def diameter_kernel(n, p, dist, queue, unseen):  # pragma: no cover - compiled
                 break
             if g == nxt:
                 nxt += 1
+        src += 1
         if not ok:
             continue
         sources += 1
         dist[:] = unseen
-        reached, far, _ = bfs_kernel(n, p, src, dist, queue, unseen)
+        reached, far, _ = bfs_kernel(n, p, src - 1, dist, queue, unseen)
         if far > best:
             best = far
-            best_src = src
+            best_src = src - 1
             best_dst = queue[reached - 1]
-    return best, sources, best_src, best_dst
+    return best, sources, best_src, best_dst, src
