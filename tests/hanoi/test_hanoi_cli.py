@@ -36,9 +36,11 @@ def test_count_prints_the_number_only():
     assert run_cli("hanoi", "count", "-n", 20, "--pegs", 4).out == f"{values[20]}\n"
     assert run_cli("hanoi", "count", "-n", 64).out == f"{2**64 - 1}\n"
     r = run_cli("hanoi", "count", "-n", 30, "--pegs", 4, "--json")
-    assert r.json() == {"n": 30, "pegs": 4, "moves": 1025}
-    # FS(30, 4): 1 + 2*2 + 4*3 + ... + 64*7 for 28 discs, then two steps of 128
-    assert sum(2**t * (t + 1) for t in range(7)) + 2 * 128 == 1025
+    longer = load_data("hanoi")["hanoi_four_peg_moves_to_79"]["values"]  # OEIS A007664, n = 0..79
+    assert longer[30] == 1025
+    assert r.json() == {"n": 30, "pegs": 4, "moves": longer[30]}
+    for n in (21, 45, 79):
+        assert run_cli("hanoi", "count", "-n", n, "--pegs", 4).out == f"{longer[n]}\n"
 
 
 def test_count_all_prints_a_table():

@@ -1,5 +1,7 @@
 """Four or more pegs: Frame-Stewart numbers against OEIS and their definition; the sequences replay."""
 
+from math import comb, isqrt
+
 import pytest
 
 from conftest import load_data
@@ -27,11 +29,28 @@ def test_closed_runs_equal_the_minimising_recursion(pegs):
     assert table == [framestewart.frame_stewart(n, pegs) for n in range(41)]
 
 
+def a007664(n: int) -> int:
+    """OEIS A007664's closed formula: (n - 1 - C(t, 2)) 2^t + 1, t = floor((sqrt(8n) - 1)/2)."""
+    if n == 0:
+        return 0
+    t = (isqrt(8 * n) - 1) // 2
+    return (n - 1 - comb(t, 2)) * 2**t + 1
+
+
+def test_four_pegs_match_eighty_oeis_terms_and_its_formula():
+    values = DATA["hanoi_four_peg_moves_to_79"]["values"]
+    assert [a007664(n) for n in range(80)] == values  # the formula is the sequence's
+    assert hanoi.counts(79, 4) == values
+
+
 def test_ten_thousand_at_once_agree_with_single_values():
     table = hanoi.counts(10_000, 4)
     for n in (0, 1, 999, 5050, 10_000):
         assert table[n] == hanoi.count(n, 4)
     assert table[10_000] == framestewart.frame_stewart(10_000, 4)
+    # an independent value: OEIS A007664's formula, t = 140, C(140, 2) = 9730
+    assert table[10_000] == 269 * 2**140 + 1 == a007664(10_000)
+    assert table == [a007664(n) for n in range(10_001)]
     # 4 pegs: the increment 2^t is used t+1 times, so FS(T_t) - FS(T_t - 1) = 2^(t-1) at triangular T_t
     assert all(table[t * (t + 1) // 2] - table[t * (t + 1) // 2 - 1] == 2 ** (t - 1) for t in range(1, 140))
     assert hanoi.counts(3000, 3)[3000] == 2**3000 - 1
