@@ -3,7 +3,7 @@ the closed-form Python generator, the textbook recursion), and the 4-peg breadth
 search over all 4^n positions for n = 8..12.
 
 Every case is a fresh process ("everything included"); the child also reports the time of
-the work alone, so both figures appear. Targets (issue 6): >= 20 million moves/s into an
+the work alone, so both figures appear. Targets: >= 20 million moves/s into an
 array for n = 25; 4-peg BFS for n = 11 in <= 10 s.
 
     .venv/bin/python benchmarks/hanoi.py [--quick]
