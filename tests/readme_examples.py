@@ -84,6 +84,8 @@ NORMALISE: list[tuple[str, str, str]] = [
      "dates and times of day"),
     (r"\bonly [0-9]+(\.[0-9]+)? ([KMGT]i?B) is available", r"only <free> \2 is available",
      "the memory the machine has free when the command runs"),
+    (r"\bmore than [0-9]+(\.[0-9]+)? ([KMGT]i?B), the memory available now",
+     r"more than <free> \2, the memory available now", "the same, in the memory cap's wording"),
 ]
 # The JSON-SECONDS-MAP rule keeps the keys and replaces only the numbers.
 _SECONDS_MAP = re.compile(NORMALISE[0][0])
