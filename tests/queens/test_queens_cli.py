@@ -142,6 +142,7 @@ COUNTING = ("-n must be at most 27 to count all solutions (27 is the largest n e
     (["show", "-n", "100"], lambda: queens.solutions(100)),
     (["show", "-n", "100000000000000000000"], lambda: queens.solutions(10**20)),
     (["show", "-n", "8", "--limit", "-1"], lambda: queens.solutions(8, limit=-1)),
+    (["show", "-n", "8", "--limit", "100000000000000000000"], lambda: queens.solutions(8, limit=10**20)),
     (["show", "-n", "8", "--fixed", "1:9"], lambda: queens.solutions(8, fixed="1:9")),
     (["show", "-n", "8", "--fixed", "a:b"], lambda: queens.solutions(8, fixed="a:b")),
 ])
@@ -162,8 +163,8 @@ def test_size_messages_say_the_limit_and_why():
     assert r.err == f"puzzlesearch: error: {SIZE}63\n"
 
 
-def test_a_huge_limit_is_no_limit():
-    r = run_cli("queens", "show", "-n", "6", "--format", "columns", "--limit", "100000000000000000000")
+def test_the_largest_limit_lists_all():
+    r = run_cli("queens", "show", "-n", "6", "--format", "columns", "--limit", "9223372036854775807")
     assert r.code == 0 and r.out == "2 4 6 1 3 5\n3 6 2 5 1 4\n4 1 5 2 6 3\n5 3 1 6 4 2\n"
 
 

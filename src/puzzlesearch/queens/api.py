@@ -273,11 +273,12 @@ def solutions(
     given = givens(n, fixed)
     if not isinstance(limit, numbers.Integral) or isinstance(limit, bool) or limit < 0:
         raise ValueError(f"--limit must be at least 0 (0 shows all), got {limit}")
+    if limit > sys.maxsize:  # islice's largest; a listing that long would never end anyway
+        raise ValueError(f"--limit must be at most {sys.maxsize} (0 shows all), got {limit}")
     if given.note:
         return iter(())
     boards = _listing(n, unique, tasks.fixed_array(n, dict(given.squares)))
-    # a limit past sys.maxsize (islice's largest) is, in any lifetime, no limit
-    return islice(boards, limit) if 0 < limit <= sys.maxsize else boards
+    return islice(boards, limit) if limit else boards
 
 
 def _listing(n: int, unique: bool, fixed_row: np.ndarray) -> Iterator[Board]:
