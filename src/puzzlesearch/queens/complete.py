@@ -171,6 +171,9 @@ def complete_kernel(n, fixed, prefix):
     return nodes, found, units
 
 
+# list_kernel repeats complete_kernel's backtracking loop on purpose: it keeps its stack in
+# the caller's arrays, to stop after a batch and resume, and writes boards where the other
+# counts them; one kernel for both would test which job it does on every placement.
 @njit(cache=True, nogil=True)
 def list_kernel(n, fixed, unique, state, cols, cand, left, down, right, out):
     """Resume a listing: write up to len(out) further solutions to out; return how many.
