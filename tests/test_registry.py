@@ -130,8 +130,8 @@ def test_the_layout_of_a_puzzle(folder):
     for name in ("rules.py", "api.py", "cli.py", "__init__.py"):
         assert (folder / name).exists(), f"{folder.name}/{name} is missing"
     init = ast.parse((folder / "__init__.py").read_text())
-    from_api = [n for n in ast.walk(init)
-                if isinstance(n, ast.ImportFrom) and (n.module, n.level) == ("api", 1)]
+    api = {("api", 1), (f"puzzlesearch.{folder.name}.api", 0)}
+    from_api = [n for n in ast.walk(init) if isinstance(n, ast.ImportFrom) and (n.module, n.level) in api]
     assert from_api, f"{folder.name}/__init__.py does not re-export its api module"
 
 
