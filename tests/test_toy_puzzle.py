@@ -100,6 +100,8 @@ def test_the_api_docstring_runs(toy):
         (["longest", "-n", "5", "--checkpoint", "/nonexistent/dir/r.ckpt"], "folder /nonexistent/dir does"),
         (["longest", "-n", "5", "--checkpoint", "/proc/nope/x"], "the folder /proc/nope does not exist"),
         (["longest", "-n", "5", "--store", "/proc/x.sqlite"], "--store /proc/x.sqlite cannot be created"),
+        (["longest", "-n", "5", "--scheduler", "tcp://127.0.0.1:1"], "no Dask scheduler answers at tcp://127.0.0.1:1"),
+        (["longest", "-n", "5", "--scheduler", "udp://h:1"], "unknown scheme 'udp'"),
         (["frobnicate"], "No such command 'frobnicate'"),
     ],
 )

@@ -149,7 +149,7 @@ def run_options(*, workers: bool = True, checkpoint: bool = True, store: bool = 
     and always --quiet; the command receives them as one ``run: RunOptions`` argument
     (and ``quiet`` no more). A checkpoint or store that cannot be written is refused
     here, before any work; with store=True also the default store (PUZZLESEARCH_STORE or
-    the user data directory) when no --store is given.
+    the user data directory) when no --store is given; and a --scheduler nobody answers at.
     """
 
     def decorate(f: Callable) -> Callable:
@@ -166,6 +166,7 @@ def run_options(*, workers: bool = True, checkpoint: bool = True, store: bool = 
                     progress=progress_wanted(quiet),
                 )
                 run.check_paths(store=store)
+                run.check_scheduler()
             return f(*args, run=run, **kw)
 
         options = []

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import socket
+import time
 
 import pytest
 
@@ -119,3 +121,39 @@ def test_check_paths_checks_the_default_store_only_for_a_search_that_uses_it(mon
     RunOptions().check_paths()  # a search without a store does not care
     with pytest.raises(ValueError, match=r"^PUZZLESEARCH_STORE /proc/nope/x\.sqlite: the folder /proc/nope"):
         RunOptions().check_paths(store=True)
+
+
+@pytest.mark.parametrize(
+    ("address", "words"),
+    [
+        ("nonsense", "bad scheduler address nonsense: expected tcp://HOST:PORT"),
+        ("tcp://", "bad scheduler address tcp://: expected tcp://HOST:PORT"),
+        ("tcp://127.0.0.1", "expected tcp://HOST:PORT"),
+        ("tcp://127.0.0.1:99999", "bad scheduler address tcp://127.0.0.1:99999 (Port out of range"),
+        ("tcp://[::1", "Invalid IPv6 URL"),
+        ("udp://127.0.0.1:1", "--scheduler udp://127.0.0.1:1: unknown scheme 'udp'"),
+        ("", "--scheduler needs an address like tcp://HOST:PORT"),
+        ("a\nb", "'a\\nb'"),
+    ],
+)
+def test_a_malformed_scheduler_is_refused_when_the_options_are_made(address, words):
+    with pytest.raises(ValueError) as e:
+        RunOptions(scheduler=address)
+    assert words in str(e.value) and "\n" not in str(e.value)
+
+
+def test_a_scheduler_nobody_listens_at_is_refused_before_the_work():
+    run = RunOptions(scheduler="tcp://127.0.0.1:1")  # well formed: made without a network call
+    t0 = time.monotonic()
+    with pytest.raises(ValueError, match=r"^no Dask scheduler answers at tcp://127\.0\.0\.1:1 \(Connection"):
+        run.check_scheduler()
+    assert time.monotonic() - t0 < 5
+    RunOptions(scheduler="inproc://x").check_scheduler()  # other schemes: left to dask
+    RunOptions().check_scheduler()
+
+
+def test_a_scheduler_that_listens_is_accepted():
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        port = server.getsockname()[1]
+        RunOptions(scheduler=f"tcp://127.0.0.1:{port}").check_scheduler()
+        RunOptions(scheduler=f"127.0.0.1:{port}").check_scheduler()  # tcp when no scheme is given

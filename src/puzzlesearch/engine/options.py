@@ -10,9 +10,15 @@ what that means for the number of processes.
 from __future__ import annotations
 
 import os
+import socket
 from dataclasses import dataclass, replace
+from urllib.parse import urlsplit
 
 from puzzlesearch.engine.memory import check_budget
+from puzzlesearch.engine.paths import show
+
+#: address schemes of dask.distributed; tcp and tls are checked for a listener before the work
+SCHEMES = ("tcp", "tls", "ws", "wss", "ucx", "inproc")
 
 
 def cores() -> int:
@@ -21,6 +27,37 @@ def cores() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:
         return os.cpu_count() or 1
+
+
+def check_scheduler(address: str, *, reach: bool = True) -> None:
+    """Refuse (ValueError, one line) a scheduler address that is not SCHEME://HOST:PORT (a
+    bare HOST:PORT is tcp) and, with ``reach``, a tcp/tls address nobody listens at: at once,
+    where a Dask Client would retry for its whole timeout (and a half-made Client then stalls
+    the interpreter's exit)."""
+    shown = show(address)
+    if not isinstance(address, str) or not address.strip():
+        raise ValueError(f"--scheduler needs an address like tcp://HOST:PORT, got {shown!r}")
+    try:
+        parts = urlsplit(address if "://" in address else "tcp://" + address)
+    except ValueError as e:
+        raise ValueError(f"bad scheduler address {shown} ({e})") from None
+    if parts.scheme not in SCHEMES:
+        raise ValueError(f"--scheduler {shown}: unknown scheme {parts.scheme!r} (expected tcp://HOST:PORT)")
+    if parts.scheme not in ("tcp", "tls"):
+        return
+    try:
+        host, port = parts.hostname, parts.port
+    except ValueError as e:
+        raise ValueError(f"bad scheduler address {shown} ({e})") from None
+    if not host or port is None or port == 0:
+        raise ValueError(f"bad scheduler address {shown}: expected tcp://HOST:PORT")
+    if not reach:
+        return
+    try:
+        socket.create_connection((host, port), timeout=10).close()
+    except (OSError, ValueError) as e:  # UnicodeError is a ValueError
+        why = getattr(e, "strerror", None) or e
+        raise ValueError(f"no Dask scheduler answers at {shown} ({why})") from None
 
 
 @dataclass(frozen=True)
@@ -48,6 +85,8 @@ class RunOptions:
             raise ValueError(f"--workers must be a whole number of at least 1, got {self.workers}")
         if self.memory is not None:
             check_budget(self.memory)
+        if self.scheduler is not None:
+            check_scheduler(self.scheduler, reach=False)
 
     def check_paths(self, *, store: bool = False) -> None:
         """Refuse (ValueError, one line), before any work, a checkpoint that could not be
@@ -61,6 +100,12 @@ class RunOptions:
             check_checkpoint(self.checkpoint)
         if store or self.store is not None:
             check_store(self.store)
+
+    def check_scheduler(self) -> None:
+        """Refuse, before any work, a scheduler nobody listens at (even where the puzzle would
+        run a quick job in this process: the user asked for that cluster)."""
+        if self.scheduler is not None:
+            check_scheduler(self.scheduler)
 
     def workers_for(self, quick: bool = False) -> int | None:
         """The project's one worker policy: the workers asked for; else, for a quick job
@@ -85,4 +130,4 @@ class RunOptions:
         return replace(self, **changes)
 
 
-__all__ = ["RunOptions", "cores"]
+__all__ = ["SCHEMES", "RunOptions", "check_scheduler", "cores"]

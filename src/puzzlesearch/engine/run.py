@@ -29,7 +29,6 @@ import multiprocessing
 import os
 import pickle
 import signal
-import socket
 import sys
 import threading
 import time
@@ -38,7 +37,7 @@ from collections.abc import Callable
 from typing import Any
 
 from puzzlesearch.engine import interrupt
-from puzzlesearch.engine.options import RunOptions, cores
+from puzzlesearch.engine.options import RunOptions, check_scheduler, cores
 from puzzlesearch.engine.progress import Display, Progress
 from puzzlesearch.engine.store import Checkpoint
 
@@ -270,7 +269,7 @@ def _run_dask(func: Callable, run: _Run, todo: list[int], scheduler: str) -> Non
         raise ImportError(
             "--scheduler needs dask.distributed, an optional extra: pip install -e .[cluster]"
         ) from e
-    _reachable(scheduler)
+    check_scheduler(scheduler)  # at once, not after the Client's whole timeout
     try:
         client = Client(scheduler, timeout=10, set_as_default=False)
     except (OSError, TimeoutError, ValueError) as e:
@@ -311,26 +310,6 @@ def _run_dask(func: Callable, run: _Run, todo: list[int], scheduler: str) -> Non
         if running:
             client.cancel(list(running))
         client.close()
-
-
-def _reachable(scheduler: str) -> None:
-    """Fail at once on a tcp address nobody listens at (a Client would retry for its whole timeout,
-    and the half-made Client then stalls the interpreter's exit)."""
-    from urllib.parse import urlsplit
-
-    parts = urlsplit(scheduler if "://" in scheduler else "tcp://" + scheduler)
-    if parts.scheme != "tcp":
-        return
-    try:
-        host, port = parts.hostname, parts.port
-    except ValueError as e:
-        raise ValueError(f"bad scheduler address {scheduler} ({e})") from e
-    if not host or port is None:
-        raise ValueError(f"bad scheduler address {scheduler}: expected tcp://HOST:PORT")
-    try:
-        socket.create_connection((host, port), timeout=10).close()
-    except OSError as e:
-        raise ValueError(f"no Dask scheduler answers at {scheduler} ({e.strerror or e})") from e
 
 
 def _in_flight(client: Any) -> int:
