@@ -21,7 +21,7 @@ from puzzlesearch.games import (
     popcount_values,
     rules,
 )
-from puzzlesearch.games.tables import popcount_value_bound
+from puzzlesearch.games.api import popcount_value_bound
 
 DATA = load_data("games")
 
@@ -99,6 +99,17 @@ def test_dawsons_kayles_period_34():
     g = r.values
     assert all(g[n] == g[n + 34] for n in range(r.preperiod, len(g) - 34))
     assert g[r.preperiod - 1] != g[r.preperiod - 1 + 34]
+
+
+def test_dawsons_chess_0137_has_the_published_exceptions():
+    ref = DATA["grundy_dawsons_chess_0137"]
+    p, last = ref["period"], ref["exceptions"][-1]
+    g = octal_values("0.137", 500).values
+    # n is an exception when G(n) differs from the periodic values after the last one
+    periodic = {n: g[n + p * -(-(last + 1 - n) // p)] for n in range(last + 1)}
+    assert [n for n in range(last + 1) if g[n] != periodic[n]] == ref["exceptions"]
+    assert all(g[n] == g[n + p] for n in range(last + 1, len(g) - p))
+    assert (octal_values("0.137", 500).preperiod, octal_values("0.07", 500).preperiod) == (last + 1, last + 2)
 
 
 def test_dawsons_chess_0137_is_dawsons_kayles_shifted_by_one():
@@ -202,7 +213,8 @@ def test_popcount_values_for_all_64_bits():
     v = popcount_values(7, 64).values
     assert len(v) == 65 and v[:4] == (0, 1, 2, 4)
     assert all(a < b for a, b in zip(v, v[1:], strict=False))  # R_k grows, and G(k) enters R_(k+1)
-    assert v[64] > 1 << 20  # beyond any fixed 2^20 table
+    assert v[64] == 23_734_709  # beyond any fixed 2^20 table
+    assert list(v) == DATA["popcount_game_51nod_1714"]["values"]  # a table published independently
     assert all(v[k] <= popcount_value_bound(7, k) for k in range(65))
     assert popcount_values(1, 64).values == tuple(range(65))
 

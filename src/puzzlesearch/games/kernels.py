@@ -31,7 +31,7 @@ _ONE = np.uint64(1)
 # ---------------------------------------------------------------- cutting game
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def cutting_kernel(n: int) -> np.ndarray:
     """g[w, h] for 2 <= w, h <= n: cuts leave two pieces with all sides >= 2."""
     g = np.zeros((n + 1, n + 1), np.int32)
@@ -57,7 +57,7 @@ def cutting_kernel(n: int) -> np.ndarray:
 # ---------------------------------------------------------------- cow digit game
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def digits_kernel(n_max: int) -> np.ndarray:
     """g[n] for 0 <= n <= n_max: moves n -> n - largest digit, n - smallest non-zero digit."""
     g = np.zeros(n_max + 1, np.int8)
@@ -146,7 +146,7 @@ def takebreak_kernel(digits: np.ndarray, unequal: bool, count: int) -> tuple[np.
     return st.g[:count], st.stats
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def takebreak_range(
     digits: np.ndarray, unequal: bool, start: int, end: int, g: np.ndarray, stamp: np.ndarray,
     hist: np.ndarray, rare: np.ndarray, rare_value: np.ndarray, is_rare: np.ndarray,
@@ -301,7 +301,7 @@ def takebreak_naive_kernel(digits: np.ndarray, unequal: bool, count: int) -> np.
     return g
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def period_kernel(g: np.ndarray, t: int) -> tuple[int, int]:
     """Smallest period p, with its preperiod e, proven by the octal periodicity theorem.
 

@@ -1,0 +1,320 @@
+"""The public API of the Sprague-Grundy games: the general engine (from ``general``) and
+the built-in games' tables: check the parameters, allocate, call a kernel, return a
+result.
+
+Each table function returns a numpy array (read-only) or a small frozen dataclass whose
+values are a read-only numpy array (``.tolist()`` for plain lists). Every limit of the
+`puzzlesearch grundy` commands is here, and a refused parameter raises ValueError with
+the line the command prints; sizes and memory are checked before anything is allocated.
+
+    >>> from puzzlesearch.games import Sum, impartial, octal_values, grundys_values
+    >>> @impartial
+    ... def nim(heap):
+    ...     return range(heap)
+    >>> nim.grundy(Sum(3, 4, 5)), nim.winning_move(Sum(3, 4, 5))
+    (2, Sum(1, 4, 5))
+    >>> r = octal_values("0.77", 1000)
+    >>> r.values[:12].tolist(), r.period, r.preperiod
+    ([0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6], 12, 71)
+    >>> grundys_values(21).values.tolist()
+    [0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0]
+    >>> popcount_values(7, 64).values[-1]
+    23734709
+    >>> int(cutting_table(200)[4, 2]), int(digits_table(10**6)[10])
+    (1, 0)
+    >>> cutting_answers("2 2\\n3 2\\n4 2\\n").answers
+    ('LOSE', 'LOSE', 'WIN')
+    >>> grundys_values(0)
+    Traceback (most recent call last):
+    ...
+    ValueError: --count must be between 1 and 100,000,000, got 0
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+from math import comb
+
+import numpy as np
+
+from puzzlesearch.engine import interrupt
+from puzzlesearch.engine.memory import require
+from puzzlesearch.engine.options import RunOptions
+from puzzlesearch.engine.progress import Meter
+
+from . import kernels
+from .general import ImpartialGame, Sum, impartial, mex
+from .rules import OctalCode, parse_octal
+
+CUTTING_MAX = 200  # the judge's largest sheet side (POJ 2311)
+CUTTING_TABLE_MAX = 4000  # the largest table cutting_table computes
+DIGITS_MAX = 1_000_000  # the judge's largest N (USACO 2009)
+DIGITS_TABLE_MAX = 10**9  # the largest table digits_table computes (1 byte a value)
+DIGITS_GAMES_MAX = 10**7  # the judge's G: numbers on stdin
+COUNT_MAX = 10**8  # heaps of an octal game or Grundy's game (13 bytes each: 1.2 GiB)
+POPCOUNT_BITS = 64
+POPCOUNT_MEMORY = 1 << 28  # bytes for the bitmaps of reachable XORs (7 parts need 32 MiB)
+#: bytes per heap of a take-and-break computation: g, rare, rare_value (int32) and is_rare
+HEAP_BYTES = 13
+#: the arrays indexed by value: stamp and hist (int64)
+VALUE_BYTES = 16 * (kernels.VALUE_LIMIT + 1)
+
+DEFAULT_RUN = RunOptions()  # frozen, so one shared default is safe
+
+
+def _frozen(a: np.ndarray) -> np.ndarray:
+    a.setflags(write=False)
+    return a
+
+
+def _whole(value: object, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise ValueError(f"{what} must be a whole number, got {value!r}")
+    return int(value)
+
+
+# ---------------------------------------------------------------- cutting, digits
+
+
+def cutting_table(n: int = CUTTING_MAX) -> np.ndarray:
+    """G(w, h) of the cutting game for 2 <= w, h <= n (rows/columns 0, 1 unused)."""
+    n = _whole(n, "cutting table size")
+    if not 2 <= n <= CUTTING_TABLE_MAX:
+        raise ValueError(f"cutting table size {n} outside 2..{CUTTING_TABLE_MAX}")
+    return _frozen(interrupt.call(kernels.cutting_kernel, n))
+
+
+def digits_table(n_max: int = DIGITS_MAX, *, run: RunOptions = DEFAULT_RUN) -> np.ndarray:
+    """G(n) of the Cow Digit Game for 0 <= n <= n_max; the first player wins iff G(n) > 0."""
+    n_max = _whole(n_max, "digit game limit")
+    if not 0 <= n_max <= DIGITS_TABLE_MAX:
+        raise ValueError(f"digit game limit {n_max} outside 0..10^9")
+    require(n_max + 1, run.memory, f"the digit game table to {n_max:,}")
+    return _frozen(interrupt.call(kernels.digits_kernel, n_max))
+
+
+@dataclass(frozen=True)
+class Answers:
+    """A judge's input answered in its order: each game (a sheet (W, H) or a number N)
+    and the judge's word for it (WIN/LOSE, YES/NO: the player to move wins or not)."""
+
+    games: tuple
+    answers: tuple[str, ...]
+
+
+def _lines(text: str) -> list[tuple[int, str]]:
+    """Non-blank lines with their 1-based line numbers."""
+    return [(i, s.strip()) for i, s in enumerate(text.splitlines(), 1) if s.strip()]
+
+
+def _judge_int(token: str, lineno: int, what: str, lo: int, hi: int) -> int:
+    if not re.fullmatch(r"[+-]?[0-9]+", token):  # int() would also take '1_000' and non-ASCII digits
+        raise ValueError(f"line {lineno}: {what} must be an integer, got {token!r}")
+    v = int(token)
+    if not lo <= v <= hi:
+        raise ValueError(f"line {lineno}: {what} = {v} is outside {lo}..{hi:,}")
+    return v
+
+
+def cutting_answers(text: str) -> Answers:
+    """POJ 2311's input (lines 'W H', 2 <= W, H <= 200) answered WIN or LOSE each. All
+    of it is checked first: a bad line is a ValueError naming it."""
+    games = []
+    for lineno, line in _lines(text):
+        tokens = line.split()
+        if len(tokens) != 2:
+            raise ValueError(f"line {lineno}: expected two integers 'W H', got {line!r}")
+        w = _judge_int(tokens[0], lineno, "W", 2, CUTTING_MAX)
+        h = _judge_int(tokens[1], lineno, "H", 2, CUTTING_MAX)
+        games.append((w, h))
+    if not games:
+        return Answers((), ())
+    g = cutting_table(max(max(w, h) for w, h in games))
+    return Answers(tuple(games), tuple("WIN" if g[w, h] else "LOSE" for w, h in games))
+
+
+def digits_answers(text: str) -> Answers:
+    """USACO 2009's input (G, then G numbers 1..1,000,000) answered YES or NO each. All
+    of it is checked first: a bad line is a ValueError naming it."""
+    lines = _lines(text)
+    if not lines:
+        raise ValueError("line 1: missing the number of games G")
+    first, line = lines[0]
+    count = _judge_int(line, first, "G", 0, DIGITS_GAMES_MAX)
+    numbers = []
+    for lineno, line in lines[1:]:
+        if len(numbers) == count:
+            raise ValueError(f"line {lineno}: more numbers than G = {count}")
+        numbers.append(_judge_int(line, lineno, "N", 1, DIGITS_MAX))
+    if len(numbers) < count:
+        raise ValueError(f"line {lines[-1][0] + 1}: expected {count} numbers after G, got {len(numbers)}")
+    if not numbers:
+        return Answers((), ())
+    g = digits_table(max(numbers))
+    return Answers(tuple(numbers), tuple("YES" if g[n] else "NO" for n in numbers))
+
+
+# ---------------------------------------------------------------- popcount game
+
+
+@dataclass(frozen=True)
+class PopcountValues:
+    """G(k) for k = 0..max_k set bits when a number becomes 1..parts numbers with fewer bits."""
+
+    parts: int
+    values: tuple[int, ...]
+    seconds: float
+
+
+def popcount_values(parts: int = 7, max_k: int = POPCOUNT_BITS) -> PopcountValues:
+    """G(k) = mex of the XORs of multisets of 1..parts values G(k'), k' < k.
+
+    Method: bitmaps R_j of the XORs of at most j of the values found so far (G(0) = 0
+    pads a multiset, so "at most" equals "1 to"). G(k) is the least number missing from
+    R_parts; then R_j |= G(k) XOR R_(j-1) for j = parts..1 adds the new value. The
+    bitmaps double whenever a value needs another bit; using G(k) twice cancels, so
+    each update is one XOR-translation per level. A doubling beyond POPCOUNT_MEMORY is
+    refused before it is allocated (the values, so the sizes, are not known sooner).
+    """
+    parts, max_k = _whole(parts, "--parts"), _whole(max_k, "--max-k")
+    if parts < 1:
+        raise ValueError(f"--parts must be at least 1, got {parts}")
+    if not 0 <= max_k <= POPCOUNT_BITS:
+        raise ValueError(f"--max-k must be between 0 and {POPCOUNT_BITS}, got {max_k}")
+    t0 = time.perf_counter()
+    asked = parts
+    parts = min(parts, max(max_k, 1))  # more parts than non-zero values add no new XOR
+    levels = np.zeros((parts + 1, 1), np.uint64)
+    levels[:, 0] = 1  # only 0 is reachable with the values {G(0)} = {0}
+    values = [0]
+    for k in range(1, max_k + 1):
+        g = int(kernels.first_zero_kernel(levels[parts]))
+        values.append(g)
+        words = levels.shape[1]
+        need = max(1, (1 << g.bit_length()) // 64)
+        if need > words:
+            if (parts + 1) * need * 8 > POPCOUNT_MEMORY:
+                raise ValueError(
+                    f"G({k}) = {g} needs bitmaps of 2^{g.bit_length()} bits per level, over the "
+                    f"{POPCOUNT_MEMORY >> 20} MiB limit; try fewer --parts or a smaller --max-k"
+                )
+            grown = np.zeros((parts + 1, need), np.uint64)
+            grown[:, :words] = levels
+            levels = grown
+        for j in range(parts, 0, -1):
+            kernels.xor_or_kernel(levels[j], levels[j - 1], g)
+    return PopcountValues(asked, tuple(values), time.perf_counter() - t0)
+
+
+def popcount_value_bound(parts: int, k: int) -> int:
+    """|{XORs of at most `parts` of k-1 distinct non-zero values}| bound: G(k) <= this."""
+    return sum(comb(k - 1, j) for j in range(min(parts, k - 1) + 1)) if k else 0
+
+
+# ---------------------------------------------------------------- take-and-break games
+
+
+@dataclass(frozen=True)
+class TakeBreakValues:
+    """G(0..count-1) of a take-and-break game, with the periodicity found (octal games)."""
+
+    game: str
+    count: int
+    values: np.ndarray = field(repr=False)
+    max_value: int
+    period: int | None
+    preperiod: int | None
+    rare_mask: int
+    rare_heaps: int
+    new_rare_values: int
+    seconds: float
+
+    def to_json(self, values: bool = True) -> dict:
+        """The fields as JSON values (``values=False``: all but the values, for a caller
+        that writes them itself)."""
+        obj = {"game": self.game, "count": self.count}
+        if values:
+            obj["values"] = self.values.tolist()
+        obj.update({
+            "max_value": self.max_value,
+            "period": self.period,
+            "preperiod": self.preperiod,
+            "rare_mask": self.rare_mask,
+            "rare_heaps": self.rare_heaps,
+            "seconds": round(self.seconds, 4),
+        })
+        return obj
+
+
+def check_count(count: int) -> int:
+    """--count: the number of heaps, 1..COUNT_MAX."""
+    count = _whole(count, "--count")
+    if not 1 <= count <= COUNT_MAX:
+        raise ValueError(f"--count must be between 1 and {COUNT_MAX:,}, got {count:,}")
+    return count
+
+
+def _takebreak(game: str, label: str, digits: tuple[int, ...], unequal: bool, count: int, t: int | None,
+               run: RunOptions) -> TakeBreakValues:
+    count = check_count(count)
+    require(HEAP_BYTES * count + VALUE_BYTES, run.memory, f"{label} to {count:,} heaps")
+    t0 = time.perf_counter()
+    d = np.array(digits, np.int64)
+    st = kernels.TakeBreakState(count)
+    # ranges of heaps, so that a long run shows its progress and sees Ctrl-C between them
+    bounds = np.linspace(0, count, min(100, count // (1 << 16)) + 2).astype(np.int64)
+    bounds = np.unique(bounds)
+    with Meter(label, count, "heaps", run.progress) as meter:
+        for start, end in zip(bounds[:-1], bounds[1:], strict=True):
+            interrupt.call(kernels.takebreak_range, d, unequal, int(start), int(end), st.g, st.stamp, st.hist,
+                           st.rare, st.rare_value, st.is_rare, st.scalars, st.stats)
+            if st.stats[0]:
+                limit = kernels.VALUE_LIMIT
+                raise OverflowError(f"{game}: a value reached {limit}, beyond this program's limit")
+            meter.update(int(end))
+    g, stats = st.g[:count], st.stats
+    period = preperiod = None
+    if t is not None:
+        p, e = interrupt.call(kernels.period_kernel, g, t)
+        if p:
+            period, preperiod = int(p), int(e)
+    return TakeBreakValues(
+        game=game,
+        count=count,
+        values=_frozen(g),
+        max_value=int(g.max()),
+        period=period,
+        preperiod=preperiod,
+        rare_mask=int(stats[1]),
+        rare_heaps=int(stats[2]),
+        new_rare_values=int(stats[4]),
+        seconds=time.perf_counter() - t0,
+    )
+
+
+def octal_values(code: str | OctalCode, count: int = 1000, *, run: RunOptions = DEFAULT_RUN
+                 ) -> TakeBreakValues:
+    """Values of heaps 0..count-1 of an octal game, and its period if already proven.
+
+    The period is the least p for which the octal periodicity theorem (Guy and Smith
+    1956) applies within the computed values; `period` is None when none does yet.
+    `run.progress` draws a bar on stderr when it is a terminal; `run.memory` caps the
+    memory (13 bytes a heap).
+    """
+    game = code if isinstance(code, OctalCode) else parse_octal(code)
+    return _takebreak(game.code, f"octal game {game.code}", game.digits, False, count, game.max_take, run)
+
+
+def grundys_values(count: int = 1000, *, run: RunOptions = DEFAULT_RUN) -> TakeBreakValues:
+    """Values of heaps 0..count-1 of Grundy's game (split a heap into two unequal heaps)."""
+    return _takebreak("grundy's game", "Grundy's game", (4,), True, count, None, run)
+
+
+__all__ = [
+    "COUNT_MAX", "CUTTING_MAX", "DIGITS_MAX", "POPCOUNT_BITS", "Answers", "ImpartialGame", "OctalCode",
+    "PopcountValues", "Sum", "TakeBreakValues", "check_count", "cutting_answers", "cutting_table",
+    "digits_answers", "digits_table", "grundys_values", "impartial", "mex", "octal_values", "parse_octal",
+    "popcount_value_bound", "popcount_values",
+]
