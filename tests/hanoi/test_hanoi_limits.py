@@ -159,3 +159,10 @@ def test_ctrl_c_during_a_long_verify_exits_130_at_once():
     out, err = p.communicate(timeout=30)
     assert time.monotonic() - sent < 2
     assert (p.returncode, out, err) == (130, "", "puzzlesearch: interrupted\n")
+
+
+def test_api_examples_run():
+    import doctest
+
+    result = doctest.testmod(api)
+    assert result.attempted >= 10 and result.failed == 0

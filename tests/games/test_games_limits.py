@@ -1,0 +1,131 @@
+"""--json for the judges, sizes and memory refused before any work in the same words from
+the API and the CLI, long outputs written in blocks, progress in heaps, SIGINT exits 130."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import assert_bad_input, load_data, run_cli
+from puzzlesearch import games
+from puzzlesearch.engine.options import RunOptions
+from puzzlesearch.games import api
+
+DATA = load_data("games")
+
+
+def test_judges_answer_as_one_json_object():
+    sample = DATA["cutting_game_poj2311_sample"]
+    r = run_cli("grundy", "cutting", "--json", input=sample["input"])
+    assert (r.code, r.err) == (0, "")
+    assert r.json() == {"games": [[2, 2], [3, 2], [4, 2]], "answers": sample["output"].split()}
+    sample = DATA["cow_digit_game_usaco2009_sample"]
+    r = run_cli("grundy", "digits", "--json", input=sample["input"])
+    assert r.json() == {"games": [9, 10], "answers": sample["output"].split()}
+    assert run_cli("grundy", "cutting", "--json", input="\n").json() == {"games": [], "answers": []}
+    assert run_cli("grundy", "digits", "--json", input="0\n").json() == {"games": [], "answers": []}
+    assert_bad_input(run_cli("grundy", "cutting", "--json", input="2 201\n"))
+
+
+@pytest.mark.parametrize(
+    "call, args, stdin",
+    [
+        (lambda: games.grundys_values(0), ("grundys", "--count", "0"), None),
+        (lambda: games.grundys_values(10**20), ("grundys", "-n", str(10**20)), None),
+        (lambda: games.octal_values("0.77", 10**8 + 1), ("octal", "0.77", "-n", str(10**8 + 1)), None),
+        (lambda: games.octal_values("0.78"), ("octal", "0.78"), None),
+        (lambda: games.popcount_values(0), ("popcount", "--parts", "0"), None),
+        (lambda: games.popcount_values(7, 65), ("popcount", "--max-k", "65"), None),
+        (lambda: games.cutting_answers("2 201\n"), ("cutting",), "2 201\n"),
+        (lambda: games.digits_answers("2\n9\n"), ("digits",), "2\n9\n"),
+        (lambda: games.grundys_values(10**8, run=RunOptions(memory=1 << 30)),
+         ("grundys", "-n", str(10**8), "--memory", "1"), None),
+    ],
+)
+def test_the_api_refuses_what_the_cli_refuses_in_the_same_words(call, args, stdin):
+    with pytest.raises(ValueError) as refused:
+        call()
+    start = time.monotonic()
+    r = run_cli("grundy", *args, input=stdin)
+    assert_bad_input(r)
+    assert r.err == f"puzzlesearch: error: {refused.value}\n"
+    assert time.monotonic() - start < 2
+
+
+def test_memory_is_estimated_before_allocating():
+    r = run_cli("grundy", "octal", "0.77", "-n", str(10**8), "--memory", "1")
+    assert r.err == ("puzzlesearch: error: octal game 0.77 to 100,000,000 heaps needs 1.2 GiB, more than "
+                     "1.0 GiB, the --memory cap\n")
+    for bad in ("nan", "inf", "1e400", "0", "-1", "x"):
+        assert_bad_input(run_cli("grundy", "grundys", "--memory", bad))
+    assert run_cli("grundy", "grundys", "-n", "30", "--memory", "0.01").code == 0
+
+
+def test_long_json_and_rows_are_written_in_blocks_with_the_same_bytes(monkeypatch):
+    monkeypatch.setattr("puzzlesearch.games.cli.BLOCK", 40)  # a multiple of ROW, as required
+    result = games.octal_values("0.77", 1234)
+    obj = run_cli("grundy", "octal", "0.77", "-n", "1234", "--json").json()
+    expected = result.to_json()
+    assert list(obj) == list(expected)
+    assert {**obj, "seconds": 0} == {**expected, "seconds": 0}
+    rows = run_cli("grundy", "octal", "0.77", "-n", "1234").out.splitlines()[1:-2]
+    values = result.values.tolist()
+    assert rows == [f"{n:>4}: " + " ".join(map(str, values[n:n + 10])) for n in range(0, 1234, 10)]
+    obj = run_cli("grundy", "grundys", "-n", "95", "--json").json()
+    assert "period" not in obj and obj["values"] == games.grundys_values(95).values.tolist()
+
+
+class Recorder:
+    """Stands in for engine.progress.Meter: keeps what a run reports."""
+
+    seen: list = []
+
+    def __init__(self, label, total, unit, enabled=True):
+        self.entry = {"label": label, "total": total, "unit": unit, "done": [], "enabled": enabled}
+        Recorder.seen.append(self.entry)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return None
+
+    def update(self, done, note=None):
+        self.entry["done"].append(done)
+
+
+def test_progress_counts_heaps(monkeypatch):
+    monkeypatch.setattr(api, "Meter", Recorder)
+    Recorder.seen = []
+    games.grundys_values(300_000, run=RunOptions(progress=True))
+    (bar,) = Recorder.seen
+    assert (bar["label"], bar["unit"], bar["total"]) == ("Grundy's game", "heaps", 300_000) and bar["enabled"]
+    assert len(bar["done"]) == 5 and bar["done"][-1] == 300_000 and bar["done"] == sorted(bar["done"])
+
+
+def test_ctrl_c_during_a_long_table_exits_130_at_once():
+    src = Path(__file__).resolve().parents[2] / "src"
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    args = ["grundy", "grundys", "-n", "20000000", "--summary"]
+    p = subprocess.Popen([sys.executable, "-m", "puzzlesearch", *args],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    time.sleep(3)  # imports done, inside the kernel (about 5 minutes in all)
+    assert p.poll() is None
+    sent = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=30)
+    assert time.monotonic() - sent < 2
+    assert (p.returncode, out, err) == (130, "", "puzzlesearch: interrupted\n")
+
+
+def test_api_examples_run():
+    import doctest
+
+    result = doctest.testmod(api)
+    assert result.attempted >= 8 and result.failed == 0
