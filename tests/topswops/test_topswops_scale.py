@@ -15,6 +15,7 @@ import time
 import pytest
 
 from conftest import run_cli
+from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.topswops import forward
 
 N = 11
@@ -26,13 +27,13 @@ def serial():
 
 
 def test_one_worker_with_subproblems_equals_the_serial_search(serial, tmp_path):
-    r = forward.solve_forward(N, workers=1, checkpoint=tmp_path / "c")
+    r = forward.solve_forward(N, run=RunOptions(workers=1, checkpoint=str(tmp_path / "c")))
     assert r.subproblems >= 100
     assert (r.steps, r.decks) == (serial.steps, serial.decks)
 
 
 def test_two_workers_equal_the_serial_search(serial):
-    r = forward.solve_forward(N, workers=2)
+    r = forward.solve_forward(N, run=RunOptions(workers=2))
     assert (r.steps, r.decks) == (serial.steps, serial.decks)
 
 
@@ -57,7 +58,7 @@ def _done(path) -> int:
 
 def test_a_killed_run_resumes_from_its_checkpoint_to_the_same_answer(tmp_path):
     n = 13
-    uninterrupted = forward.solve_forward(n)
+    uninterrupted = forward.solve_forward(n, run=RunOptions(workers=1))
     ck = tmp_path / "f13.ckpt"
     argv = [sys.executable, "-m", "puzzlesearch", "topswops", "solve", "-n", str(n), "--mode", "forward",
             "--workers", "1", "--checkpoint", str(ck), "--json"]
@@ -79,6 +80,6 @@ def test_a_killed_run_resumes_from_its_checkpoint_to_the_same_answer(tmp_path):
 
 def test_a_checkpoint_made_with_two_workers_finishes_with_one(serial, tmp_path):
     ck = tmp_path / "c"
-    first = forward.solve_forward(N, workers=2, checkpoint=ck)
-    again = forward.solve_forward(N, workers=1, checkpoint=ck)  # every task read back
+    first = forward.solve_forward(N, run=RunOptions(workers=2, checkpoint=str(ck)))
+    again = forward.solve_forward(N, run=RunOptions(workers=1, checkpoint=str(ck)))  # every task read back
     assert (first.steps, first.decks) == (again.steps, again.decks) == (serial.steps, serial.decks)

@@ -5,8 +5,9 @@ import pytest
 
 from conftest import load_data
 from puzzlesearch import topswops
+from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.engine.store import ResultsStore
-from puzzlesearch.topswops import backward, forward, rules
+from puzzlesearch.topswops import backward, bounds, forward, plain, rules
 
 DATA = load_data("topswops")
 F = {int(k): v for k, v in DATA["max_steps"]["values"].items()}
@@ -34,14 +35,14 @@ def test_forward_search_finds_f_and_every_optimal_deck(n):
 @pytest.mark.parametrize("n", range(2, 9))
 def test_backward_kernel_equals_its_plain_python_version(n):
     r = backward.solve_backward(n)
-    assert backward.search_plain(n) == (r.steps, r.partial_decks)
+    assert plain.backward(n) == (r.steps, r.partial_decks)
 
 
 @pytest.mark.parametrize("n", range(1, 10))
 def test_forward_kernel_equals_its_plain_python_version(n):
-    bounds = forward.own_bounds(n)
-    r = forward.solve_forward(n, bounds)
-    assert forward.search_plain(n, bounds) == (r.steps, r.decks)
+    f = bounds.own_bounds(n)
+    r = forward.solve_forward(n, f)
+    assert plain.forward(n, f) == (r.steps, r.decks)
 
 
 @pytest.mark.parametrize("n", range(1, 9))
@@ -61,30 +62,30 @@ def test_backward_records_deepen_one_level_at_a_time_and_replay():
 
 def test_subproblems_on_two_workers_give_the_serial_answer_and_decks():
     serial = forward.solve_forward(10)
-    split = forward.solve_forward(10, workers=2)
+    split = forward.solve_forward(10, run=RunOptions(workers=2))
     assert split.subproblems >= 100
     assert (split.steps, split.decks) == (serial.steps, serial.decks)
 
 
 def test_split_tasks_cover_the_search_exactly():
-    bounds = forward.own_bounds(9)
-    tasks, found = forward.split_tasks(9, bounds, at_least=20)
-    parts = [found] + [forward.forward_task(t, bounds[8] + 1) for t in tasks]
+    f = bounds.own_bounds(9)
+    tasks, found = forward.split_tasks(9, f, at_least=20)
+    parts = [found] + [forward.forward_task(t, -1) for t in tasks]  # -1: no deck found yet
     best, decks, _ = forward._merge(9, parts)
-    assert (best, decks) == (F[9], forward.solve_forward(9, bounds).decks)
+    assert (best, decks) == (F[9], forward.solve_forward(9, f).decks)
 
 
 def test_bounds_are_computed_once_then_read_back_from_the_results_store(tmp_path):
     path = tmp_path / "results.sqlite"
-    assert forward.own_bounds(8, store=path) == [0] + [F[m] for m in range(1, 8)]
+    assert bounds.own_bounds(8, store=path) == [0] + [F[m] for m in range(1, 8)]
     with ResultsStore(path) as db:
         assert [db.get("topswops", f"f({m})") for m in range(1, 8)] == [F[m] for m in range(1, 8)]
         db.put("topswops", "f(7)", 99, "test")  # a stored value is what later runs use
-    assert forward.own_bounds(8, store=path)[7] == 99
+    assert bounds.own_bounds(8, store=path)[7] == 99
 
 
 def test_solve_both_cross_checks_and_stores_its_answer(tmp_path):
-    s = topswops.solve(9, "both", store=tmp_path / "r.sqlite")
+    s = topswops.solve(9, "both", run=RunOptions(store=str(tmp_path / "r.sqlite")))
     assert (s.backward, s.forward, s.match) == (F[9], F[9], True)
     with ResultsStore(tmp_path / "r.sqlite") as db:
         assert db.get("topswops", "f(9)") == F[9]

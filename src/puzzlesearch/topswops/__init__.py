@@ -1,110 +1,34 @@
-"""Topswops: f(n) by two independent searches, the decks that reach it, and plain play.
+"""Topswops (J. H. Conway's card game): f(n), the decks that reach it, plain play.
 
-    >>> from puzzlesearch import topswops
-    >>> topswops.solve(8)            # both searches, cross-checked
-    >>> topswops.optimal(6).decks    # every deck making f(6) = 10 steps
-    >>> topswops.play((3, 1, 2)).trace
+The public API is in api.py (re-exported here). The modules, by job:
+
+    rules.py            the game in plain Python: flip, steps, trace (the reference)
+    limits.py           the n each search supports, and the one check of n
+    packed.py           a deck packed 4 bits a card in a 64-bit word (both kernels)
+    backward_kernel.py  the backward depth-first search (numba)
+    backward.py         runs it: f(n) and every optimal deck (Pepperdine; Knuth's topswops.w)
+    forward_kernel.py   the forward branch-and-bound (numba)
+    forward.py          runs it in one call, or split into tasks for the engine (Knuth's
+                        topswops-fwd.w; Nguyen & Fahle)
+    bounds.py           the forward search's bounds f(m), m < n, from the results store
+    calls.py            calling a kernel: interruptible, watched by a meter, buffers that grow
+    plain.py            both searches in plain Python (the kernels' references, small n)
+    api.py, cli.py      the public API, and the command line over it
 """
 
-from __future__ import annotations
+from . import rules
+from .api import (
+    MODES,
+    SEARCHES,
+    Optimal,
+    Play,
+    RunOptions,
+    Solution,
+    deck,
+    optimal,
+    play,
+    solve,
+)
 
-from dataclasses import dataclass, field
-
-from puzzlesearch.topswops import rules
-from puzzlesearch.topswops.backward import BackwardResult, solve_backward
-from puzzlesearch.topswops.forward import ForwardResult, remember, solve_forward
-
-MODES = ("backward", "forward", "both")
-
-
-@dataclass(frozen=True)
-class Solution:
-    n: int
-    backward: int | None
-    forward: int | None
-    match: bool | None  # both values and both deck lists agree (None: one mode only)
-    decks: list[tuple[int, ...]]  # full starting decks reaching the maximum
-    nodes: dict[str, int]
-    seconds: dict[str, float]
-    details: dict[str, BackwardResult | ForwardResult] = field(repr=False, compare=False)
-
-
-@dataclass(frozen=True)
-class Optimal:
-    n: int
-    steps: int
-    decks: list[tuple[int, ...]]
-
-
-@dataclass(frozen=True)
-class Play:
-    deck: tuple[int, ...]
-    steps: int
-    trace: list[tuple[int, ...]]
-
-
-def solve(
-    n: int = 10,
-    mode: str = "both",
-    *,
-    store: str | None = None,
-    workers: int | None = 1,
-    scheduler: str | None = None,
-    checkpoint: str | None = None,
-    progress: bool = False,
-) -> Solution:
-    """f(n) by the backward search, the forward search, or both (then cross-checked).
-
-    Every deck returned is replayed with the plain rules; a deck that does not make the
-    reported number of steps raises AssertionError. The value found is kept in the
-    results store for later forward searches to use as a bound.
-    """
-    if mode not in MODES:
-        raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
-    details: dict[str, BackwardResult | ForwardResult] = {}
-    if mode in ("backward", "both"):
-        details["backward"] = solve_backward(n)
-    if mode in ("forward", "both"):
-        details["forward"] = solve_forward(
-            n, store=store, workers=workers, scheduler=scheduler, checkpoint=checkpoint, progress=progress
-        )
-    for method, r in details.items():
-        for deck in r.decks:
-            if rules.steps(deck) != r.steps:
-                raise AssertionError(f"{method} deck {deck} does not make {r.steps} steps")
-    b, f = details.get("backward"), details.get("forward")
-    match = None if b is None or f is None else (b.steps == f.steps and b.decks == f.decks)
-    if match is not False:
-        best = next(iter(details.values()))
-        remember(n, best.steps, "+".join(details), sum(r.seconds for r in details.values()), store)
-    decks = sorted(set().union(*(r.decks for r in details.values())))
-    return Solution(
-        n=n,
-        backward=b.steps if b else None,
-        forward=f.steps if f else None,
-        match=match,
-        decks=decks,
-        nodes={k: r.nodes for k, r in details.items()},
-        seconds={k: round(r.seconds, 4) for k, r in details.items()},
-        details=details,
-    )
-
-
-def optimal(n: int, mode: str = "forward", **kwargs) -> Optimal:
-    """Every deck of n cards that makes f(n) steps (OEIS A123398 counts them)."""
-    if mode not in ("backward", "forward"):
-        raise ValueError(f"mode must be backward or forward, not {mode!r}")
-    s = solve(n, mode, **kwargs)
-    return Optimal(n=n, steps=s.backward if mode == "backward" else s.forward, decks=s.decks)
-
-
-def play(deck: tuple[int, ...] | list[int]) -> Play:
-    """Play a deck to its end with the plain rules."""
-    deck = tuple(deck)
-    if not rules.is_deck(deck):
-        raise ValueError(f"not a permutation of 1..{len(deck)}: {' '.join(map(str, deck))}")
-    trace = rules.trace(deck)
-    return Play(deck=deck, steps=len(trace) - 1, trace=trace)
-
-
-__all__ = ["MODES", "Optimal", "Play", "Solution", "optimal", "play", "rules", "solve"]
+__all__ = ["MODES", "SEARCHES", "Optimal", "Play", "RunOptions", "Solution", "deck", "optimal", "play",
+           "rules", "solve"]

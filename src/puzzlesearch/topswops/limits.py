@@ -1,0 +1,40 @@
+"""The sizes each search supports, and the one check of n (in the words the command line prints).
+
+Both limits come from packing a deck 4 bits a card into one 64-bit word (packed.py): the
+backward search keeps 0 for an undetermined position, so its values 1..n must fit in
+1..15; the forward search stores the values 1..n as 0..n-1. This module imports no numba,
+so that checking a size costs nothing.
+"""
+
+from __future__ import annotations
+
+import operator
+
+#: the backward search packs a deck in 64 bits, 0 = undetermined: n <= 15
+MAX_BACKWARD = 15
+#: the forward search packs the values 1..16 as 0..15: n <= 16
+MAX_FORWARD = 16
+#: from this n on a search takes seconds or more: the forward search is split for all
+#: cores by default, and a search running in this process shows a progress meter
+LONG_FROM = 13
+
+
+def check_n(n: object, mode: str) -> int:
+    """n as an int if the search `mode` ("backward", "forward" or "both") supports it,
+    else ValueError in the words the command line prints."""
+    try:
+        n = operator.index(n)  # type: ignore[arg-type]
+    except TypeError:
+        raise ValueError(f"n must be a whole number, got {n!r}") from None
+    if n < 1:
+        raise ValueError(f"n must be at least 1, got {n}")
+    if mode in ("backward", "both") and n > MAX_BACKWARD:
+        raise ValueError(f"--mode {mode} supports n <= {MAX_BACKWARD} (the backward search packs a deck in "
+                         f"64 bits), got n={n}; --mode forward goes to n = {MAX_FORWARD}")
+    if n > MAX_FORWARD:
+        raise ValueError(f"--mode forward supports n <= {MAX_FORWARD} (decks are packed 4 bits a card), "
+                         f"got n={n}")
+    return n
+
+
+__all__ = ["LONG_FROM", "MAX_BACKWARD", "MAX_FORWARD", "check_n"]
