@@ -86,11 +86,12 @@ def startup(repeats: int) -> list[dict]:
 
 PLAIN = """
 import time
-from puzzlesearch.topswops import backward, forward
+from puzzlesearch.topswops import backward, forward, plain
+from puzzlesearch.topswops.bounds import own_bounds
 n = {n}
-bounds = forward.own_bounds(n, store={store!r})
-t = time.perf_counter(); bp = backward.search_plain(n); tb_plain = time.perf_counter() - t
-t = time.perf_counter(); fp = forward.search_plain(n, bounds); tf_plain = time.perf_counter() - t
+bounds = own_bounds(n, store={store!r})
+t = time.perf_counter(); bp = plain.backward(n); tb_plain = time.perf_counter() - t
+t = time.perf_counter(); fp = plain.forward(n, bounds); tf_plain = time.perf_counter() - t
 backward.solve_backward(n); forward.solve_forward(n, bounds)   # load the kernels
 t = time.perf_counter(); bk = backward.solve_backward(n); tb = time.perf_counter() - t
 t = time.perf_counter(); fk = forward.solve_forward(n, bounds); tf = time.perf_counter() - t
