@@ -156,3 +156,46 @@ def test_sigterm_ends_a_run_as_ctrl_c_does(tmp_path: Path):
     ]
     code, out, err = finish(start(args, tmp_path), 120)
     assert (code, out) == (0, "n=15  solutions=2279184  unique=285053\n"), err
+
+
+# Two ways Python itself turns a handled Ctrl-C into something else, made to happen on purpose
+# in the toy puzzle: a KeyboardInterrupt out of an eval() (an import's namedtuple, while numba
+# loads) makes the interpreter kill itself with SIGINT at exit (-2), and one inside a class's
+# __set_name__ arrives wrapped in a RuntimeError.
+CHILD = """
+import sys
+sys.path.insert(0, {tests!r})
+import click
+from puzzlesearch import clikit, registry
+registry.register("toy", "toy.cli:toy", "toy", "Toy.")
+import toy.cli
+
+def ctrl_c():
+    raise KeyboardInterrupt
+
+@toy.cli.toy.command()
+def in_eval():
+    with clikit.library_call():
+        eval("ctrl_c()", {{"ctrl_c": ctrl_c}})
+
+@toy.cli.toy.command()
+def wrapped():
+    try:
+        ctrl_c()
+    except KeyboardInterrupt as e:
+        raise RuntimeError("Error calling __set_name__ on 'cached_property' instance") from e
+
+sys.argv = ["puzzlesearch", "toy", {command!r}]
+from puzzlesearch.cli import main
+main()
+"""
+
+
+@pytest.mark.parametrize("command", ["in-eval", "wrapped"])
+def test_a_ctrl_c_python_mangles_still_exits_130(command, tmp_path):
+    # run as `python -m`, as the program is: only that path checks the interpreter's flag at exit
+    (tmp_path / "mangled.py").write_text(CHILD.format(tests=str(Path(__file__).parent), command=command))
+    done = subprocess.run([sys.executable, "-m", "mangled"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=60)
+    assert (done.returncode, done.stdout) == (130, ""), done.stderr
+    assert done.stderr.startswith("puzzlesearch: interrupted") and done.stderr.count("\n") == 1, done.stderr

@@ -8,6 +8,7 @@ the puzzles' command lines share are in clikit.py; the puzzles are listed in reg
 from __future__ import annotations
 
 import importlib
+import os
 import signal
 import sys
 
@@ -44,7 +45,41 @@ def _sigterm(signum: int, frame: object) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point: usage errors become one stderr line and exit status 2; no command
-    prints the help; Ctrl-C and SIGTERM exit 130."""
+    prints the help; Ctrl-C and SIGTERM exit 130.
+
+    As the program itself (``argv`` None), an interrupted run leaves with os._exit: every
+    finished task is already committed, and Python's own exit could still kill the process
+    with SIGINT (exit -2): a Ctrl-C that lands inside an ``eval`` run by an import (e.g.
+    collections.namedtuple while numba loads) sets the interpreter's "unhandled
+    KeyboardInterrupt" flag even though it was handled. Called with ``argv`` (tests, other
+    programs) it raises SystemExit as usual.
+    """
+    try:
+        _main(argv)
+    except SystemExit as e:
+        if argv is None and e.code == clikit.EXIT_INTERRUPTED:
+            for stream in (sys.stdout, sys.stderr):
+                try:
+                    stream.flush()
+                except (OSError, ValueError):
+                    pass
+            os._exit(clikit.EXIT_INTERRUPTED)
+        raise
+
+
+def _interrupted(e: BaseException) -> bool:
+    """A KeyboardInterrupt that Python wrapped in another error on its way up (e.g. a
+    RuntimeError from a class's __set_name__ while a module was being imported)."""
+    seen = set()
+    while e is not None and id(e) not in seen:
+        if isinstance(e, KeyboardInterrupt):
+            return True
+        seen.add(id(e))
+        e = e.__cause__ or e.__context__
+    return False
+
+
+def _main(argv: list[str] | None) -> None:
     if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
         signal.signal(signal.SIGTERM, _sigterm)
     try:
@@ -61,6 +96,10 @@ def main(argv: list[str] | None = None) -> None:
         msg = e.format_message().replace("\n", " ")
         click.echo(f"puzzlesearch: error: {msg}", err=True)
         sys.exit(clikit.EXIT_USAGE if isinstance(e, click.UsageError) else e.exit_code)
+    except Exception as e:
+        if _interrupted(e):
+            clikit.exit_interrupted(resumable=False)
+        raise
     sys.exit(rv if isinstance(rv, int) else 0)
 
 
