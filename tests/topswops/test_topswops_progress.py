@@ -61,8 +61,8 @@ def test_the_backward_search_shows_decks_met_and_the_longest_game_so_far(meters,
     assert (meter.label, meter.total, meter.unit) == ("topswops backward n=12", None, "decks")
     counts = [done for done, _ in meter.updates]
     assert len(counts) >= 2 and counts == sorted(counts) and counts[0] < r.nodes
-    assert meter.updates[-1] == (r.nodes, f"longest game so far: {F[12]} steps")
-    assert all(note.startswith("longest game so far: ") for _, note in meter.updates)
+    assert meter.updates[-1] == (r.nodes, f"longest so far: {F[12]} steps")
+    assert all(note.startswith("longest so far: ") for _, note in meter.updates)
 
 
 def test_the_forward_search_in_one_call_shows_its_nodes(meters, monkeypatch):

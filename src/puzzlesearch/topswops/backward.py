@@ -57,7 +57,7 @@ class BackwardResult:
 
 def _deepest(nodes: np.ndarray) -> str | None:
     reached = np.flatnonzero(nodes)
-    return f"longest game so far: {int(reached[-1])} steps" if len(reached) else None
+    return f"longest so far: {int(reached[-1])} steps" if len(reached) else None
 
 
 def solve_backward(n: int, *, progress: bool = False) -> BackwardResult:
