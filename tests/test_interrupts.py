@@ -60,7 +60,7 @@ LONG = [
     Long(("shuffle", "god", "-n", "5"), (0.3, 1.0)),
     Long(("pancake", "god", "-n", "10"), (0.3, 1.0)),
     Long(("grundy", "grundys", "-n", "5000000", "--summary"), (0.3, 5.0)),
-    Long(("hanoi", "verify", "-n", "11"), (0.3, 1.2)),
+    Long(("hanoi", "verify", "-n", "12"), (0.3, 1.2)),
 ]
 
 
@@ -73,6 +73,12 @@ def done_tasks(path: Path) -> int:
             return db.execute("select count(*) from done").fetchone()[0]
     except sqlite3.Error:
         return 0
+
+
+def forget(ckpt: Path) -> None:
+    """Remove a checkpoint with its SQLite side files (a stale -wal would be replayed into a new one)."""
+    for path in (ckpt, ckpt.with_name(ckpt.name + "-wal"), ckpt.with_name(ckpt.name + "-shm")):
+        path.unlink(missing_ok=True)
 
 
 def start(args: tuple[str, ...], cwd: Path) -> subprocess.Popen:
@@ -111,12 +117,17 @@ def test_ctrl_c_at_a_random_moment(long: Long, tmp_path: Path):
         if proc.poll() is not None:
             code, out, err = finish(proc, 5)
             assert code == 0, f"{where}: ended before the signal with exit {code}: {err[-500:]}"
-            ckpt.unlink(missing_ok=True)
+            forget(ckpt)
             continue
         sent = time.monotonic()
         os.killpg(proc.pid, signal.SIGINT)  # the whole group, as a terminal's Ctrl-C
         code, out, err = finish(proc, 30)
         took = time.monotonic() - sent
+        if code == -signal.SIGINT and out.strip() and not err.strip():
+            # the answer was out and the interpreter was shutting down (Python's default
+            # SIGINT action is back by then): the run was quicker than the moment drawn
+            forget(ckpt)
+            continue
         break
     else:
         pytest.skip(f"{where}: finished before every signal")
