@@ -109,7 +109,13 @@ def test_progress_counts_heaps(monkeypatch):
     assert len(bar["done"]) == 5 and bar["done"][-1] == 300_000 and bar["done"] == sorted(bar["done"])
 
 
-def test_ctrl_c_during_a_long_table_exits_130_at_once():
+def test_no_command_prints_the_help():
+    r = run_cli("grundy")
+    assert r.code == 0 and r.err == "" and "Commands:" in r.out and "grundys" in r.out
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_ctrl_c_during_a_long_table_exits_130_at_once(sig):
     src = Path(__file__).resolve().parents[2] / "src"
     env = {**os.environ, "PYTHONPATH": str(src)}
     args = ["grundy", "grundys", "-n", "20000000", "--summary"]
@@ -118,7 +124,7 @@ def test_ctrl_c_during_a_long_table_exits_130_at_once():
     time.sleep(3)  # imports done, inside the kernel (about 5 minutes in all)
     assert p.poll() is None
     sent = time.monotonic()
-    p.send_signal(signal.SIGINT)
+    p.send_signal(sig)
     out, err = p.communicate(timeout=30)
     assert time.monotonic() - sent < 2
     assert (p.returncode, out, err) == (130, "", "puzzlesearch: interrupted\n")

@@ -147,6 +147,11 @@ def test_progress_counts_positions_up_to_all_of_them(monkeypatch):
     assert diameter["unit"] == "positions" and diameter["done"][-1] == diameter["total"] == 187 * 4**6
 
 
+def test_no_command_prints_the_help():
+    r = run_cli("hanoi")
+    assert r.code == 0 and r.err == "" and "Commands:" in r.out and "verify" in r.out
+
+
 def test_ctrl_c_during_a_long_verify_exits_130_at_once():
     src = Path(__file__).resolve().parents[2] / "src"
     env = {**os.environ, "PYTHONPATH": str(src)}
