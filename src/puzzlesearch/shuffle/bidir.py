@@ -170,6 +170,8 @@ def _grow(layers: list[np.ndarray], back: np.ndarray, moves: tuple, budget: int,
         require((stored + bound + 2 * chunk) * 8, budget,
                 f"layer {len(layers)} (up to {bound:,} decks, {len(frontier):,} x {m} moves)")
         return _grow(layers, back, moves, budget, stored, every_meeting, meter, keep=True)
+    if meter is not None:
+        meter.update(len(frontier), note=f"sorting {pos:,} new {meter.unit}")
     k = interrupt.call(_merged, packed, out[:pos])
     return (out[:k].copy() if k < 0.75 * bound else out[:k]), np.empty(0, dtype=np.uint64)
 
