@@ -77,6 +77,12 @@ def test_long_json_and_rows_are_written_in_blocks_with_the_same_bytes(monkeypatc
     rows = run_cli("grundy", "octal", "0.77", "-n", "1234").out.splitlines()[1:-2]
     values = result.values.tolist()
     assert rows == [f"{n:>4}: " + " ".join(map(str, values[n:n + 10])) for n in range(0, 1234, 10)]
+    monkeypatch.undo()
+    result = games.octal_values("0.77", 200_000)  # more than one block of the default size
+    rows = run_cli("grundy", "octal", "0.77", "-n", "200000").out.splitlines()[1:-2]
+    values = result.values.tolist()
+    assert rows == [f"{n:>6}: " + " ".join(map(str, values[n:n + 10])) for n in range(0, 200_000, 10)]
+    assert run_cli("grundy", "octal", "0.77", "-n", "200000", "--json").json()["values"] == values
     obj = run_cli("grundy", "grundys", "-n", "95", "--json").json()
     assert "period" not in obj and obj["values"] == games.grundys_values(95).values.tolist()
 

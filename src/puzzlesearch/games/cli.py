@@ -19,7 +19,7 @@ from puzzlesearch import clikit
 from . import api
 
 ROW = 10  # values per output row
-BLOCK = 1 << 16  # values converted to text at a time (10^8 values are never one list)
+BLOCK = ROW << 13  # values converted to text at a time, whole rows (10^8 values are never one list)
 GRUNDYS = "Grundy's game"
 
 #: --memory and --quiet for the tables whose memory grows with --count
@@ -28,7 +28,7 @@ table_options = clikit.run_options(workers=False, checkpoint=False, memory=True)
 
 def _print_rows(values: np.ndarray) -> None:
     width = len(str(max(len(values) - 1, 0)))
-    for block in range(0, len(values), BLOCK):  # BLOCK is a multiple of ROW
+    for block in range(0, len(values), BLOCK):
         part = values[block:block + BLOCK].tolist()
         click.echo("\n".join(f"{block + i:>{width}}: " + " ".join(map(str, part[i:i + ROW]))
                              for i in range(0, len(part), ROW)))
