@@ -116,7 +116,11 @@ def top_down(depth, d, n, moves, reach, fact, compressed, par):
 
 @njit(cache=True, nogil=True)
 def bottom_up(depth, d, n, inverse, reach, fact, compressed, par):
-    """Mark every unreached deck with a predecessor at distance d with d+1; how many."""
+    """Mark every unreached deck with a predecessor at distance d with d+1; how many.
+
+    Its scratch arrays and scan mirror `top_down`'s on purpose: the two loops differ in
+    their test and their marking, and each stays one flat numba loop.
+    """
     m = inverse.shape[0]
     perm = np.empty(n, dtype=np.int64)
     digits = np.zeros(n, dtype=np.int64)

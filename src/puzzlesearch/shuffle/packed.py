@@ -126,7 +126,11 @@ def remove_known(a, n, layer):
 
 @njit(cache=True, nogil=True)
 def common(a, n, layer, out):
-    """The elements of sorted a[:n] also in the sorted layer, into out; how many."""
+    """The elements of sorted a[:n] also in the sorted layer, into out; how many.
+
+    The same galloping merge as `remove_known`, kept as a second copy on purpose: a flag
+    choosing keep-or-drop would put a branch in the innermost loop of every chunk.
+    """
     k = 0
     p = 0
     m = layer.shape[0]
@@ -141,7 +145,8 @@ def common(a, n, layer, out):
 
 @njit(cache=True)
 def find(layer, x):
-    """Index of x in the sorted layer, or -1."""
+    """Index of x in the sorted layer, or -1 (a plain bisection from 0: `gallop` starts from a
+    previous position and would search the same range in more steps here)."""
     lo = 0
     hi = layer.shape[0]
     while lo < hi:
