@@ -43,7 +43,7 @@ def _emit_values_json(obj: dict, values: np.ndarray) -> None:
     tail = json.dumps({k: obj[k] for k in keys[at:]}, separators=(",", ":"))[1:]
     click.echo(head + ',"values":[', nl=False)
     for block in range(0, len(values), BLOCK):
-        text = ",".join(map(str, values[block:block + BLOCK].tolist()))
+        text = json.dumps(values[block:block + BLOCK].tolist(), separators=(",", ":"))[1:-1]
         click.echo(("," if block else "") + text, nl=False)
     click.echo("]" + ("," + tail if tail != "}" else "}"))
 
