@@ -31,7 +31,6 @@ def readme_puzzle_table(text: str) -> str:
     return "\n".join(lines[start:end])
 
 
-@pytest.mark.xfail(reason="README table lands at the end", strict=False)
 def test_the_readme_table_is_the_registry():
     assert readme_puzzle_table((ROOT / "README.md").read_text()) == registry.readme_table()
 

@@ -106,12 +106,3 @@ def _main(argv: list[str] | None) -> None:
 if __name__ == "__main__":
     main()
 
-
-# TRANSITION (removed once every puzzle CLI uses clikit): the old helpers' names.
-from puzzlesearch.clikit import emit_json, fail  # noqa: E402,F401
-
-
-def long_search(checkpoint):  # noqa: D103
-    from puzzlesearch.engine.options import RunOptions
-
-    return clikit.library_call(RunOptions(checkpoint=checkpoint))

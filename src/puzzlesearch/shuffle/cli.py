@@ -83,7 +83,7 @@ def _report_census(result: api.Census, head: dict, plot: str | None, verbose: bo
         clikit.emit_json(head | {k: v for k, v in asdict(result).items() if k != "puzzle"})
     else:
         _print_census(result, verbose, noun)
-    if plot:
+    if plot is not None:
         try:
             api.plot(result, plot, noun)
         except (OSError, ValueError) as e:
@@ -149,7 +149,7 @@ def shuffle_god(n, deck, block, plot, show, verbose, as_json, run: RunOptions) -
     """Every deck reachable from the sorted one: distance histogram, diameter, farthest decks."""
     with clikit.library_call(run, resumable=False):
         d, b = api.block_size(n, deck, block)
-        if plot:
+        if plot is not None:
             api.check_plot(plot)
         result = api.god(n, deck, block, show=show, run=run)
     head = ({"n": n} if n is not None else {}) | {"deck": d, "block": b}
@@ -185,7 +185,7 @@ def pancake_solve(stack, count_paths, verbose, as_json, run: RunOptions) -> int:
 def pancake_god(n, plot, show, verbose, as_json, run: RunOptions) -> int:
     """Every stack of n pancakes: the diameter is the pancake number p(n)."""
     with clikit.library_call(run, resumable=False):
-        if plot:
+        if plot is not None:
             api.check_plot(plot)
         result = api.pancake_god(n, show=show, run=run)
     return _report_census(result, {"n": n}, plot, verbose, as_json, "stacks")
