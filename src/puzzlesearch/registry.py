@@ -45,17 +45,21 @@ def readme_table() -> str:
     return "\n".join(rows)
 
 
-register("topswops", "puzzlesearch.topswops.cli:topswops", "puzzlesearch.topswops",
-         "Conway's topswops: f(n), optimal decks, play.")
-register("shuffle", "puzzlesearch.shuffle.cli:shuffle", "puzzlesearch.shuffle",
-         "Block shuffles: fewest moves, whole state spaces.")
-register("pancake", "puzzlesearch.shuffle.cli:pancake", "puzzlesearch.shuffle",
-         "Pancake flips: fewest flips, pancake numbers.")
-register("queens", "puzzlesearch.queens.cli:queens", "puzzlesearch.queens",
-         "N-Queens: count, list, show and complete boards.")
-register("hanoi", "puzzlesearch.hanoi.cli:hanoi", "puzzlesearch.hanoi",
-         "Tower of Hanoi: optimal moves, any pegs, any position.")
-register("grundy", "puzzlesearch.games.cli:grundy", "puzzlesearch.games",
-         "Sprague-Grundy values of impartial games.")
+#: name, "module:group" of its CLI, API module, one line of help
+for _entry in (
+    ("topswops", "puzzlesearch.topswops.cli:topswops", "puzzlesearch.topswops",
+     "Conway's topswops: f(n), optimal decks, play."),
+    ("shuffle", "puzzlesearch.shuffle.cli:shuffle", "puzzlesearch.shuffle",
+     "Block shuffles: fewest moves, whole state spaces."),
+    ("pancake", "puzzlesearch.shuffle.cli:pancake", "puzzlesearch.shuffle",
+     "Pancake flips: fewest flips, pancake numbers."),
+    ("queens", "puzzlesearch.queens.cli:queens", "puzzlesearch.queens",
+     "N-Queens: count, list, show and complete boards."),
+    ("hanoi", "puzzlesearch.hanoi.cli:hanoi", "puzzlesearch.hanoi",
+     "Tower of Hanoi: optimal moves, any pegs, any position."),
+    ("grundy", "puzzlesearch.games.cli:grundy", "puzzlesearch.games",
+     "Sprague-Grundy values of impartial games."),
+):
+    register(*_entry)
 
 __all__ = ["PUZZLES", "Puzzle", "readme_table", "register", "unregister"]

@@ -135,7 +135,22 @@ def saving(result: Any, what: str) -> Iterator[None]:
         raise NotSaved(result, f"{what} was computed but not saved: {why}") from e
 
 
-class ResultsStore:
+class _Database:
+    """An SQLite connection (``self._db``) closed by ``close()`` or at the end of a ``with``."""
+
+    _db: sqlite3.Connection
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class ResultsStore(_Database):
     """Computed exact results keyed by (puzzle, key); values are JSON.
 
     Opening checks the store as :func:`check_store` does (ValueError); a failed write
@@ -171,14 +186,6 @@ class ResultsStore:
                 (puzzle, key, json.dumps(value), method, seconds, time.strftime("%Y-%m-%dT%H:%M:%S")),
             )
 
-    def close(self) -> None:
-        self._db.close()
-
-    def __enter__(self) -> ResultsStore:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 # --- checkpoints -------------------------------------------------------------------------------------
@@ -203,7 +210,7 @@ def tasks_hash(tasks: list) -> str:
     return hashlib.sha256(canonical_json(tasks).encode()).hexdigest()
 
 
-class Checkpoint:
+class Checkpoint(_Database):
     """One run's parameters and every task it has finished, in an SQLite file (WAL mode).
 
     A new file gets the format marker, the parameters and the task list's hash in one
@@ -316,11 +323,3 @@ class Checkpoint:
                 (index, canonical_json(task), canonical_json(result), seconds),
             )
 
-    def close(self) -> None:
-        self._db.close()
-
-    def __enter__(self) -> Checkpoint:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()

@@ -42,6 +42,7 @@ import numpy as np
 from puzzlesearch.engine import interrupt
 from puzzlesearch.engine.memory import require
 from puzzlesearch.engine.options import RunOptions
+from puzzlesearch.engine.params import whole as _whole
 from puzzlesearch.engine.progress import Meter
 
 from . import kernels
@@ -67,12 +68,6 @@ DEFAULT_RUN = RunOptions()  # frozen, so one shared default is safe
 def _frozen(a: np.ndarray) -> np.ndarray:
     a.setflags(write=False)
     return a
-
-
-def _whole(value: object, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise ValueError(f"{what} must be a whole number, got {value!r}")
-    return int(value)
 
 
 # ---------------------------------------------------------------- cutting, digits

@@ -36,7 +36,6 @@ ValueError with the line the command prints.
 from __future__ import annotations
 
 import math
-import operator
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -46,6 +45,7 @@ import numpy as np
 from puzzlesearch.engine import interrupt
 from puzzlesearch.engine.memory import require
 from puzzlesearch.engine.options import RunOptions
+from puzzlesearch.engine.params import whole as _whole
 
 from . import bfs, framestewart, kernels, rules, threepeg
 from .bfs import BFS_LIMIT, DEFAULT_RUN, DIAMETER_WORK_LIMIT
@@ -97,15 +97,6 @@ class Verification:
 
 
 # --- the checks, in the words of the command line ---------------------------------------------------
-
-
-def _whole(value: object, what: str) -> int:
-    if isinstance(value, bool):
-        raise ValueError(f"{what} must be a whole number, got {value!r}")
-    try:
-        return operator.index(value)  # ints and numpy ints, not 3.0 or '3'
-    except TypeError:
-        raise ValueError(f"{what} must be a whole number, got {value!r}") from None
 
 
 def check_n(n: int, limit: int | None = None, context: str = "") -> int:
@@ -192,6 +183,8 @@ def position_after(n: int, m: int, pegs: int = 3) -> str:
 def _parse_pair(start: str, goal: str, pegs: int) -> tuple[Position, Position, int]:
     pegs = check_pegs(pegs)
     a, b = rules.parse_position(start, pegs), rules.parse_position(goal, pegs)
+    if not a and not b:
+        raise ValueError("the positions are empty: give the peg letter of every disc, largest first")
     if len(a) != len(b):
         raise ValueError(
             f"positions {start!r} and {goal!r} have different numbers of discs ({len(a)}, {len(b)})"

@@ -31,8 +31,6 @@ def parse_position(text: str, pegs: int) -> Position:
     """'ACB' -> (0, 2, 1). Raises ValueError naming the first bad letter."""
     if not 3 <= pegs <= MAX_PEGS:
         raise ValueError(f"pegs must be between 3 and {MAX_PEGS}, got {pegs}")
-    if not text.strip():
-        raise ValueError(f"position {text!r} is empty: give the peg letter of every disc, largest first")
     position = []
     for i, ch in enumerate(text.strip().upper()):
         peg = ord(ch) - ord("A")
