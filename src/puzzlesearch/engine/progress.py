@@ -52,6 +52,23 @@ def bar_enabled(wanted: bool) -> bool:
     return wanted and sys.stderr.isatty()
 
 
+def _start_bar(label: str, total: float | None, done: float, columns: list, stats: Callable[[], str]):
+    """A started rich bar on stderr: the label, `columns`, then `stats()` redrawn on every
+    refresh (so the time left keeps ticking between updates). Returns (bar, task id)."""
+    from rich.console import Console
+    from rich.progress import Progress as RichProgress
+    from rich.progress import ProgressColumn, TextColumn
+    from rich.text import Text
+
+    class _Stats(ProgressColumn):
+        def render(self, task: Any) -> Text:
+            return Text(stats(), style="progress.remaining")
+
+    bar = RichProgress(TextColumn("{task.description}"), *columns, _Stats(), console=Console(stderr=True))
+    bar.start()
+    return bar, bar.add_task(label, total=total, completed=done)
+
+
 class Progress:
     """Context manager; ``advance(i, nodes, best)`` after task i finished in this run."""
 
@@ -70,30 +87,12 @@ class Progress:
         self._bar: Any = None
 
     def __enter__(self) -> Progress:
-        if not self.enabled:
-            return self
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, ProgressColumn, TextColumn
-        from rich.progress import Progress as RichProgress
-        from rich.text import Text
+        if self.enabled:
+            from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
 
-        run = self
-
-        class _Stats(ProgressColumn):
-            # recomputed on every refresh, so the time left keeps ticking between tasks
-            def render(self, task: Any) -> Text:
-                return Text(run._stats(), style="progress.remaining")
-
-        self._bar = RichProgress(
-            TextColumn("{task.description}"),
-            BarColumn(bar_width=24),
-            MofNCompleteColumn(),
-            TextColumn("tasks"),
-            _Stats(),
-            console=Console(stderr=True),
-        )
-        self._bar.start()
-        self._task = self._bar.add_task(self.display.label, total=self.total, completed=self.done)
+            columns = [BarColumn(bar_width=24), MofNCompleteColumn(), TextColumn("tasks")]
+            label = self.display.label
+            self._bar, self._task = _start_bar(label, self.total, self.done, columns, self._stats)
         return self
 
     def _stats(self) -> str:
@@ -145,24 +144,11 @@ class Meter:
         self._bar: Any = None
 
     def __enter__(self) -> Meter:
-        if not self.enabled:
-            return self
-        from rich.console import Console
-        from rich.progress import BarColumn, ProgressColumn, SpinnerColumn, TextColumn
-        from rich.progress import Progress as RichProgress
-        from rich.text import Text
+        if self.enabled:
+            from rich.progress import BarColumn, SpinnerColumn
 
-        meter = self
-
-        class _Stats(ProgressColumn):
-            def render(self, task: Any) -> Text:
-                return Text(meter._stats(), style="progress.remaining")
-
-        first = BarColumn(bar_width=24) if self.total else SpinnerColumn()
-        self._bar = RichProgress(TextColumn("{task.description}"), first, _Stats(),
-                                 console=Console(stderr=True))
-        self._bar.start()
-        self._task = self._bar.add_task(self.label, total=self.total)
+            columns = [BarColumn(bar_width=24) if self.total else SpinnerColumn()]
+            self._bar, self._task = _start_bar(self.label, self.total, 0, columns, self._stats)
         return self
 
     def _stats(self) -> str:
