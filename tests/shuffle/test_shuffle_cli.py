@@ -254,7 +254,10 @@ CHILD = textwrap.dedent("""
             except SystemExit as e:
                 code = e.code
         print(json.dumps([args, code, err.getvalue(), time.monotonic() - t0]))
-    print(json.dumps([resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, "numba" in sys.modules]))
+    # VmHWM, not ru_maxrss: Linux carries ru_maxrss over exec from the forked parent (pytest,
+    # which is large by the end of the suite); VmHWM belongs to this program's own memory
+    hwm = next(int(line.split()[1]) for line in open("/proc/self/status") if line.startswith("VmHWM:"))
+    print(json.dumps([hwm, "numba" in sys.modules]))
 """)
 
 

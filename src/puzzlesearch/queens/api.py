@@ -138,10 +138,11 @@ def _parse_fixed(text: str, n: int) -> list[tuple[int, int]]:
             continue
         parts = [p.strip() for p in item.split(":")]
         try:
-            if len(parts) != 2 or not all(p.lstrip("-").isdecimal() for p in parts):
+            # more than 18 digits is no square, whatever Python's int-length limit is set to
+            if len(parts) != 2 or not all(p.lstrip("-").isdecimal() and len(p) <= 18 for p in parts):
                 raise ValueError
             r, c = (int(p) for p in parts)
-        except ValueError:  # also a number of thousands of digits
+        except ValueError:
             raise ValueError(f"--fixed expects row:column pairs like 1:3,4:7, got {item[:40]!r}") from None
         if not (1 <= r <= n and 1 <= c <= n):
             raise ValueError(f"--fixed square {r}:{c} is off the {n}x{n} board (rows and columns are 1..{n})")
