@@ -76,7 +76,8 @@ def main() -> int:
     print_table(f"before ({trees['before']}) and after ({AFTER}), medians of {args.repeats}, "
                 f"load {load_start[0]:.2f} -> {load_end[0]:.2f}",
                 rows, ["case", "before_s", "after_s", "after/before", "same_stdout"])
-    write_results("sidebyside", rows, {"before": str(trees["before"]), "repeats": args.repeats,
+    name = "sidebyside" + ("-" + "-".join(args.only) if args.only else "")
+    write_results(name, rows, {"before": str(trees["before"]), "repeats": args.repeats,
                                        "loadavg_start": load_start, "loadavg_end": load_end})
     return 0
 
