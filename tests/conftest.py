@@ -62,6 +62,31 @@ def assert_bad_input(result: CliResult) -> None:
     assert result.out == ""
 
 
+class MeterRecorder:
+    """Stands in for engine.progress.Meter: keeps what a run reports (class attribute `seen`)."""
+
+    seen: list = []
+
+    def __init__(self, label, total, unit, enabled=True):
+        self.entry = {"label": label, "total": total, "unit": unit, "done": [], "enabled": enabled}
+        type(self).seen.append(self.entry)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return None
+
+    def update(self, done, note=None):
+        self.entry["done"].append(done)
+
+
+@pytest.fixture
+def meter_recorder():
+    """A fresh MeterRecorder class (its own `seen` list) to monkeypatch in for Meter."""
+    return type("Recorder", (MeterRecorder,), {"seen": []})
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _private_results_store(tmp_path_factory):
     """Tests never read or write the user's results store: computed bounds go to a

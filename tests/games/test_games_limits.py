@@ -87,26 +87,8 @@ def test_long_json_and_rows_are_written_in_blocks_with_the_same_bytes(monkeypatc
     assert "period" not in obj and obj["values"] == games.grundys_values(95).values.tolist()
 
 
-class Recorder:
-    """Stands in for engine.progress.Meter: keeps what a run reports."""
-
-    seen: list = []
-
-    def __init__(self, label, total, unit, enabled=True):
-        self.entry = {"label": label, "total": total, "unit": unit, "done": [], "enabled": enabled}
-        Recorder.seen.append(self.entry)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return None
-
-    def update(self, done, note=None):
-        self.entry["done"].append(done)
-
-
-def test_progress_counts_heaps(monkeypatch):
+def test_progress_counts_heaps(monkeypatch, meter_recorder):
+    Recorder = meter_recorder
     monkeypatch.setattr(api, "Meter", Recorder)
     Recorder.seen = []
     games.grundys_values(300_000, run=RunOptions(progress=True))

@@ -117,26 +117,8 @@ def test_bfs_in_slices_equals_one_kernel_call(monkeypatch):
     assert (sliced.diameter, sliced.diameter_sources) == (whole.diameter, whole.diameter_sources)
 
 
-class Recorder:
-    """Stands in for engine.progress.Meter: keeps what a run reports."""
-
-    seen: list = []
-
-    def __init__(self, label, total, unit, enabled=True):
-        self.entry = {"label": label, "total": total, "unit": unit, "done": []}
-        Recorder.seen.append(self.entry)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return None
-
-    def update(self, done, note=None):
-        self.entry["done"].append(done)
-
-
-def test_progress_counts_positions_up_to_all_of_them(monkeypatch):
+def test_progress_counts_positions_up_to_all_of_them(monkeypatch, meter_recorder):
+    Recorder = meter_recorder
     monkeypatch.setattr(bfs, "Meter", Recorder)
     monkeypatch.setattr(bfs, "SLICE", 1000)
     Recorder.seen = []
