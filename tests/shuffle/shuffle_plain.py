@@ -7,8 +7,8 @@ from collections import deque
 from puzzlesearch.shuffle import puzzle
 
 
-def plain_counts(p: puzzle.PermPuzzle, start, goal) -> tuple[int, int]:
-    """Distance and number of shortest move sequences, by plain BFS with path counting."""
+def _plain_bfs(p: puzzle.PermPuzzle, start) -> tuple[dict, dict]:
+    """Plain BFS from start with path counting: (distance, number of shortest sequences) per deck."""
     dist, ways = {start: 0}, {start: 1}
     queue = deque([start])
     while queue:
@@ -20,21 +20,18 @@ def plain_counts(p: puzzle.PermPuzzle, start, goal) -> tuple[int, int]:
                 queue.append(nxt)
             if dist[nxt] == dist[deck] + 1:
                 ways[nxt] += ways[deck]
+    return dist, ways
+
+
+def plain_counts(p: puzzle.PermPuzzle, start, goal) -> tuple[int, int]:
+    """Distance and number of shortest move sequences, by plain BFS with path counting."""
+    dist, ways = _plain_bfs(p, start)
     return dist.get(goal, -1), ways.get(goal, 0)
 
 
 def plain_distances(p: puzzle.PermPuzzle, start) -> dict[tuple[int, ...], int]:
     """Every deck reachable from start with its distance."""
-    dist = {start: 0}
-    queue = deque([start])
-    while queue:
-        deck = queue.popleft()
-        for j in range(len(p.moves)):
-            nxt = p.apply(deck, j)
-            if nxt not in dist:
-                dist[nxt] = dist[deck] + 1
-                queue.append(nxt)
-    return dist
+    return _plain_bfs(p, start)[0]
 
 
 def plain_histogram(p: puzzle.PermPuzzle) -> list[int]:
