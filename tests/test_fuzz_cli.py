@@ -92,6 +92,7 @@ BASE: dict[tuple[str, str], dict[str, tuple[str, ...]]] = {
     ("pancake", "god"): {"-n": ("5",)},
     ("queens", "count"): {"-n": ("6",)},
     ("queens", "show"): {"-n": ("6",)},
+    ("queens", "solve"): {"-n": ("6",)},
     ("hanoi", "count"): {"-n": ("3",)},
     ("hanoi", "distance"): {"--from": ("ABB",), "--to": ("BAA",)},
     ("hanoi", "position"): {"-n": ("3",), "-m": ("2",)},

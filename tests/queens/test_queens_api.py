@@ -12,7 +12,7 @@ import pytest
 from conftest import load_data
 from puzzlesearch import queens
 from puzzlesearch.engine.options import RunOptions
-from puzzlesearch.queens import aot, api, corner, rules, tasks
+from puzzlesearch.queens import aot, api, construct, corner, rules, tasks
 
 DATA = load_data("queens")
 TOTAL = {int(k): v for k, v in DATA["all_solutions"]["values"].items()}
@@ -27,7 +27,7 @@ def test_the_examples_in_the_api_docstring_run():
 
 def test_the_package_exports_the_api():
     assert queens.count is api.count and queens.solutions is api.solutions and queens.Count is api.Count
-    assert set(queens.__all__) <= set(api.__all__)
+    assert set(queens.__all__) <= set(api.__all__) | set(construct.__all__)
 
 
 def test_counts_match_oeis_for_n_up_to_13():

@@ -139,8 +139,10 @@ COUNTING = ("-n must be at most 27 to count all solutions (27 is the largest n e
     (["count", "-n", "8", "--fixed", "1:1,1:1"], lambda: queens.count(8, "1:1,1:1")),
     (["count", "-n", "8", "--fixed", "1" * 5000 + ":1"], lambda: queens.count(8, "1" * 5000 + ":1")),
     (["show", "-n", "0"], lambda: queens.solutions(0)),
-    (["show", "-n", "100"], lambda: queens.solutions(100)),
-    (["show", "-n", "100000000000000000000"], lambda: queens.solutions(10**20)),
+    # without --fixed and --unique, show goes on past 62 with the constructed board (test_queens_solve)
+    (["show", "-n", "100", "--unique"], lambda: queens.solutions(100, unique=True)),
+    (["show", "-n", "100000000000000000000", "--unique"], lambda: queens.solutions(10**20, unique=True)),
+    (["show", "-n", "100000000000000000000"], lambda: queens.solve(10**20)),
     (["show", "-n", "8", "--limit", "-1"], lambda: queens.solutions(8, limit=-1)),
     (["show", "-n", "8", "--limit", "100000000000000000000"], lambda: queens.solutions(8, limit=10**20)),
     (["show", "-n", "8", "--fixed", "1:9"], lambda: queens.solutions(8, fixed="1:9")),

@@ -7,5 +7,7 @@ Counting uses the corner/rotation method (Takaken, after Jeff Somers) in numba k
 """
 
 from .api import MAX_COUNT_N, MAX_N, Count, Givens, count, givens, solutions
+from .construct import MAX_SOLVE_N, NoBoard, Solved, board, solve, verify
 
-__all__ = ["MAX_COUNT_N", "MAX_N", "Count", "Givens", "count", "givens", "solutions"]
+__all__ = ["MAX_COUNT_N", "MAX_N", "Count", "Givens", "count", "givens", "solutions",
+           "MAX_SOLVE_N", "NoBoard", "Solved", "board", "solve", "verify"]

@@ -1,20 +1,25 @@
-"""`puzzlesearch queens ...`: count and show N-Queens solutions (parses, calls api, prints).
+"""`puzzlesearch queens ...`: count, show and build N-Queens boards (parses, calls the
+library, prints).
 
 Rows and columns on the command line are 1-based: ``--fixed 1:3`` puts a queen in row 1,
 column 3, and the ``columns`` format prints the column of each row's queen. Every check
-of the arguments is the API's (a ValueError with the words printed here).
+of the arguments is the library's (a ValueError with the words printed here): api.py for
+counting and listing, construct.py for the one board built without search.
 """
 
 from __future__ import annotations
 
+import json
+import sys
 import time
+from collections.abc import Iterator
 
 import click
 
 from puzzlesearch import clikit
 from puzzlesearch.engine.options import RunOptions
 
-from . import api
+from . import api, construct
 from .api import Board
 
 FORMATS = ("board", "rows", "columns")
@@ -73,7 +78,7 @@ def count(n: int, fixed: str | None, run: RunOptions, as_json: bool, verbose: bo
 
 
 @queens.command()
-@_n_option(f"1..{api.MAX_N}")
+@_n_option(f"1..{api.MAX_N}; without --fixed and --unique 1..{construct.MAX_SOLVE_N:,}")
 @_fixed_option
 @click.option("--limit", type=int, default=10, show_default=True, help="Show at most this many (0: all).")
 @click.option("--unique", is_flag=True, help="One solution per symmetry class (its smallest board).")
@@ -84,8 +89,16 @@ def show(n: int, fixed: str | None, limit: int, unique: bool, fmt: str, as_json:
     """List solutions in lexicographic order (of their columns), lazily.
 
     When there is none, one line says so: "no solutions". --json lists columns 1-based.
+    Beyond n = SEARCH_N, without --fixed and --unique, the search for the first board in
+    that order takes from seconds to far longer (n = 32: 11 s, n = 34: over 30 s): one board
+    is shown instead, the one `queens solve` builds, and the JSON's note says so (on a
+    terminal, stderr too).
+    Boards are drawn (board, rows) up to n = DRAW_N.
     """
     t0 = time.perf_counter()
+    if fixed is None and not unique and n > construct.SEARCH_N:
+        _show_constructed(n, limit, fmt, as_json, t0)
+        return
     with clikit.library_call(resumable=False):
         given = api.givens(n, fixed)
         boards = api.solutions(n, unique=unique, fixed=given, limit=limit)
@@ -115,9 +128,92 @@ def show(n: int, fixed: str | None, limit: int, unique: bool, fmt: str, as_json:
         click.echo(f"no solutions ({given.note})" if given.note else "no solutions")
 
 
+# the limits in the help, from the one place that sets them
+show.help = show.help.replace("SEARCH_N", str(construct.SEARCH_N)).replace("DRAW_N",
+                                                                            str(construct.MAX_DRAW_N))
+
+
+def _show_constructed(n: int, limit: int, fmt: str, as_json: bool, t0: float) -> None:
+    """`show` beyond SEARCH_N without --fixed/--unique: the constructed board, checked like
+    every other argument first (a --limit below 0 is refused here too)."""
+    with clikit.library_call(resumable=False):
+        if limit < 0:
+            raise ValueError(f"--limit must be at least 0 (0 shows all), got {limit}")
+        n = construct.check_n(n)
+        if not as_json:
+            construct.check_format(fmt, n)
+        solved = construct.solve(n)
+    note = (f"n > {construct.SEARCH_N}: one board built by the explicit construction (queens solve), "
+            "not the first in lexicographic order")
+    if as_json:
+        head = {"n": n, "unique": False, "fixed": "", "limit": limit, "shown": 1}
+        tail = {"seconds": time.perf_counter() - t0, "note": note}
+        _echo_pieces(_json_with_columns(head, "solutions", solved.columns, tail, nested=True))
+        return
+    if clikit.progress_wanted(False):
+        clikit.warn(note)
+    _echo_pieces(construct.text(solved.columns, fmt))
+
+
+@queens.command()
+@_n_option(f"1..{construct.MAX_SOLVE_N:,}")
+@click.option("--format", "fmt", type=click.Choice(construct.FORMATS), default="columns", show_default=True,
+              help="columns: one line, the column of each row's queen (as `show` prints them); rows: "
+                   f"'.Q..' strings; board: unicode board (rows and board up to n = {construct.MAX_DRAW_N}).")
+@click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Write the board to FILE (in the --format) instead of printing it; checked first.")
+@clikit.json_option
+def solve(n: int, fmt: str, out: str | None, as_json: bool) -> None:
+    """One board of n queens, built without search (an explicit construction) and verified.
+
+    Any n from 1 to the limit but 2 and 3, which have no board: one line on stderr, exit
+    status 1. Columns are 1-based. --out writes the board atomically (the old file stays
+    until the new one is whole) and prints one line; --json prints {n, columns, verified,
+    seconds}, with --out {n, out, verified, seconds}.
+    """
+    with clikit.library_call(resumable=False):
+        n = construct.check_n(n)
+        if not (as_json and out is None):
+            construct.check_format(fmt, n)
+        if out is not None:
+            construct.check_out(out)
+        try:
+            solved = construct.solve(n)
+        except construct.NoBoard as e:
+            clikit.warn(str(e))
+            sys.exit(clikit.EXIT_CHECK_FAILED)
+    if out is None:
+        if as_json:
+            tail = {"verified": True, "seconds": solved.seconds}
+            _echo_pieces(_json_with_columns({"n": n}, "columns", solved.columns, tail))
+        else:
+            _echo_pieces(construct.text(solved.columns, fmt))
+        return
+    try:
+        construct.save(solved.columns, out, fmt)
+    except OSError as e:
+        clikit.warn(f"the board was not saved: cannot write {out} ({e.strerror or e})")
+        sys.exit(clikit.EXIT_CHECK_FAILED)
+    if as_json:
+        clikit.emit_json({"n": n, "out": str(out), "verified": True, "seconds": solved.seconds})
+    else:
+        click.echo(f"n={n}  verified  out={out}")
+
+
+def _echo_pieces(pieces: Iterator[str]) -> None:
+    for piece in pieces:
+        click.echo(piece, nl=False)
+
+
+def _json_with_columns(head: dict, key: str, cols, tail: dict, nested: bool = False) -> Iterator[str]:
+    """One JSON object, as emit_json prints it, whose `key` holds the 1-based columns (in a
+    list of one board when `nested`), streamed: 10^7 columns never become a Python list."""
+    yield json.dumps(head, separators=(",", ":"))[:-1] + f',"{key}":' + ("[[" if nested else "[")
+    yield from construct.joined(cols, ",")
+    yield ("]]," if nested else "],") + json.dumps(tail, separators=(",", ":"))[1:] + "\n"
+
+
 def render(board: Board, fmt: str) -> list[str]:
     """The lines of one board: 'board' (unicode, ♛ on ·) or 'rows' ('.Q..' strings)."""
     n = len(board)
-    if fmt == "rows":
-        return ["." * c + "Q" + "." * (n - 1 - c) for c in board]
-    return [" ".join("♛" if col == c else "·" for col in range(n)) for c in board]
+    return [construct.row_line(c, n, fmt) for c in board]
