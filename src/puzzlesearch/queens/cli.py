@@ -143,16 +143,16 @@ def _show_constructed(n: int, limit: int, fmt: str, as_json: bool, t0: float) ->
         if not as_json:
             construct.check_format(fmt, n)
         solved = construct.solve(n)
-    note = (f"n > {construct.SEARCH_N}: one board built by the explicit construction (queens solve), "
-            "not the first in lexicographic order")
-    if as_json:
-        head = {"n": n, "unique": False, "fixed": "", "limit": limit, "shown": 1}
-        tail = {"seconds": time.perf_counter() - t0, "note": note}
-        _echo_pieces(_json_with_columns(head, "solutions", solved.columns, tail, nested=True))
-        return
-    if clikit.progress_wanted(False):
-        clikit.warn(note)
-    _echo_pieces(construct.text(solved.columns, fmt))
+        note = (f"n > {construct.SEARCH_N}: one board built by the explicit construction (queens solve), "
+                "not the first in lexicographic order")
+        if as_json:
+            head = {"n": n, "unique": False, "fixed": "", "limit": limit, "shown": 1}
+            tail = {"seconds": time.perf_counter() - t0, "note": note}
+            _echo_pieces(_json_with_columns(head, "solutions", solved.columns, tail, nested=True))
+            return
+        if clikit.progress_wanted(False):
+            clikit.warn(note)
+        _echo_pieces(construct.text(solved.columns, fmt))
 
 
 @queens.command()
@@ -171,7 +171,7 @@ def solve(n: int, fmt: str, out: str | None, as_json: bool) -> None:
     until the new one is whole) and prints one line; --json prints {n, columns, verified,
     seconds}, with --out {n, out, verified, seconds}.
     """
-    with clikit.library_call(resumable=False):
+    with clikit.library_call(resumable=False):  # also around the writing: Ctrl-C is one line
         n = construct.check_n(n)
         if not (as_json and out is None):
             construct.check_format(fmt, n)
@@ -182,18 +182,18 @@ def solve(n: int, fmt: str, out: str | None, as_json: bool) -> None:
         except construct.NoBoard as e:
             clikit.warn(str(e))
             sys.exit(clikit.EXIT_CHECK_FAILED)
-    if out is None:
-        if as_json:
-            tail = {"verified": True, "seconds": solved.seconds}
-            _echo_pieces(_json_with_columns({"n": n}, "columns", solved.columns, tail))
-        else:
-            _echo_pieces(construct.text(solved.columns, fmt))
-        return
-    try:
-        construct.save(solved.columns, out, fmt)
-    except OSError as e:
-        clikit.warn(f"the board was not saved: cannot write {out} ({e.strerror or e})")
-        sys.exit(clikit.EXIT_CHECK_FAILED)
+        if out is None:
+            if as_json:
+                tail = {"verified": True, "seconds": solved.seconds}
+                _echo_pieces(_json_with_columns({"n": n}, "columns", solved.columns, tail))
+            else:
+                _echo_pieces(construct.text(solved.columns, fmt))
+            return
+        try:
+            construct.save(solved.columns, out, fmt)
+        except OSError as e:
+            clikit.warn(f"the board was not saved: cannot write {out} ({e.strerror or e})")
+            sys.exit(clikit.EXIT_CHECK_FAILED)
     if as_json:
         clikit.emit_json({"n": n, "out": str(out), "verified": True, "seconds": solved.seconds})
     else:
