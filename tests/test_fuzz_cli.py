@@ -101,6 +101,8 @@ BASE: dict[tuple[str, str], dict[str, tuple[str, ...]]] = {
     ("grundy", "cutting"): {"stdin": ("2 2\n",)},
     ("grundy", "digits"): {"stdin": ("1\n9\n",)},
     ("grundy", "octal"): {"args": ("0.77",)},
+    ("grundy", "subtraction"): {"args": ("1,3,4",)},
+    ("grundy", "move"): {"args": ("0.77",), "--heaps": ("5,9,12",)},
 }
 
 

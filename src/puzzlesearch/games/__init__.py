@@ -2,15 +2,20 @@
 
 ``impartial`` / ``ImpartialGame`` evaluate any finite impartial game given by its
 moves (sums of independent games included); the tables of the built-in games (cutting
-game, Cow Digit Game, popcount game, octal games, Grundy's game) are computed with
-numba. The API is in ``api`` (re-exported here).
+game, Cow Digit Game, popcount game, octal games, Grundy's game, subtraction games) are
+computed with numba; ``position_moves`` finds winning moves in sums of heaps. The API
+is in ``api`` (re-exported here).
 """
 
 from .api import (
     Answers,
     ImpartialGame,
+    Move,
     OctalCode,
     PopcountValues,
+    PositionMoves,
+    SubtractionSet,
+    SubtractionValues,
     Sum,
     TakeBreakValues,
     cutting_answers,
@@ -22,14 +27,21 @@ from .api import (
     mex,
     octal_values,
     parse_octal,
+    parse_subtraction,
     popcount_values,
+    position_moves,
+    subtraction_values,
 )
 
 __all__ = [
     "Answers",
     "ImpartialGame",
+    "Move",
     "OctalCode",
     "PopcountValues",
+    "PositionMoves",
+    "SubtractionSet",
+    "SubtractionValues",
     "Sum",
     "TakeBreakValues",
     "cutting_answers",
@@ -41,5 +53,8 @@ __all__ = [
     "mex",
     "octal_values",
     "parse_octal",
+    "parse_subtraction",
     "popcount_values",
+    "position_moves",
+    "subtraction_values",
 ]

@@ -47,7 +47,16 @@ from puzzlesearch.engine.progress import Meter
 
 from . import kernels
 from .general import ImpartialGame, Sum, impartial, mex
-from .rules import OctalCode, parse_octal
+from .position import GRUNDYS, HEAPS_MAX, Move, PositionMoves, parse_game, parse_heaps, position_moves
+from .rules import (
+    SUBTRACTION_MAX,
+    SUBTRACTION_SIZE_MAX,
+    OctalCode,
+    SubtractionSet,
+    parse_octal,
+    parse_subtraction,
+)
+from .subtraction import SubtractionValues, subtraction_values
 
 CUTTING_MAX = 200  # the judge's largest sheet side (POJ 2311)
 CUTTING_TABLE_MAX = 4000  # the largest table cutting_table computes
@@ -308,6 +317,9 @@ def grundys_values(count: int = 1000, *, run: RunOptions = DEFAULT_RUN) -> TakeB
 
 
 __all__ = [
+    "GRUNDYS", "HEAPS_MAX", "SUBTRACTION_MAX", "SUBTRACTION_SIZE_MAX", "Move", "PositionMoves",
+    "SubtractionSet", "SubtractionValues", "parse_game", "parse_heaps", "parse_subtraction", "position_moves",
+    "subtraction_values",
     "COUNT_MAX", "CUTTING_MAX", "DIGITS_MAX", "POPCOUNT_BITS", "Answers", "ImpartialGame", "OctalCode",
     "PopcountValues", "Sum", "TakeBreakValues", "check_count", "cutting_answers", "cutting_table",
     "digits_answers", "digits_table", "grundys_values", "impartial", "mex", "octal_values", "parse_octal",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import asdict
 
 import click
 import numpy as np
@@ -169,3 +170,72 @@ def grundys(count: int, as_json: bool, summary: bool, run: clikit.RunOptions) ->
     with clikit.library_call(run, resumable=False):
         result = api.grundys_values(count, run=run)
     _show(result, as_json, summary, GRUNDYS)
+
+
+@grundy.command(short_help="Subtraction games (1,3,4: remove 1, 3 or 4): values and proven period.")
+@click.argument("moves", metavar="S")
+@_count_option
+@clikit.json_option
+@click.option("--summary", is_flag=True, help="Only the summary lines, not the values.")
+@table_options
+def subtraction(moves: str, count: int, as_json: bool, summary: bool, run: clikit.RunOptions) -> None:
+    """Subtraction game S (e.g. 1,3,4): a move removes s tokens from one heap, s in S.
+
+    S is a comma-separated set of distinct whole numbers 1..1,000,000 (at most 1,000 of
+    them; a repeated number is refused). The period p and preperiod e are proven once
+    G(n) = G(n + p) for max(S) consecutive n >= e within the computed values.
+    """
+    with clikit.library_call(run, resumable=False):
+        result = api.subtraction_values(moves, count, run=run)
+    if as_json:
+        _emit_values_json(result.to_json(values=False), result.values)
+        return
+    if not summary:
+        click.echo(f"{result.game}: G(n) for n = 0..{result.count - 1}")
+        _print_rows(result.values)
+    click.echo(f"largest value {result.max_value}; plain mex over every move")
+    if result.period is None:
+        click.echo(f"no period proven by {count:,} values (try a larger --count)")
+    else:
+        click.echo(f"period {result.period} from heap {result.preperiod} (proven by a repeated window "
+                   f"of {result.moves[-1]:,} values within {count:,} values)")
+
+
+def _heaps_text(heaps: tuple[int, ...]) -> str:
+    return ",".join(map(str, heaps)) if heaps else "(no heaps)"
+
+
+@grundy.command(short_help="A sum of heaps of one game: its value, outcome and a winning move.")
+@click.argument("game")
+@click.option("--heaps", required=True, metavar="H1,H2,...",
+              help=f"Heap sizes, e.g. 5,9,12 (each 0..{api.COUNT_MAX - 1:,}; at most {api.HEAPS_MAX:,}).")
+@click.option("--all", "all_moves", is_flag=True, help="List every winning move, not just one.")
+@clikit.json_option
+@table_options
+def move(game: str, heaps: str, all_moves: bool, as_json: bool, run: clikit.RunOptions) -> None:
+    """The position made of heaps --heaps of GAME: value, outcome, a winning move.
+
+    GAME is an octal code as `grundy octal` takes it (0.77 Kayles, .07, 4.07, ...),
+    `grundys` for Grundy's game, or sub:S for the subtraction game S (sub:1,3,4).
+    The value is the XOR of the heaps' values; outcome N: the player to move wins,
+    P: the previous player wins (no winning move exists, exit status 0). A move names
+    the heap (numbered from 1), the tokens taken and the heaps it leaves; it is checked
+    with the plain rules and the position it leads to has value 0.
+    """
+    with clikit.library_call(run, resumable=False):
+        result = api.position_moves(game, heaps, all_moves=all_moves, run=run)
+    if as_json:
+        clikit.emit_json({k: v for k, v in asdict(result).items() if k != "seconds"}
+                         | {"seconds": round(result.seconds, 4)})
+        return
+    click.echo(f"{result.game}, heaps {_heaps_text(result.heaps)}: values "
+               f"{' ^ '.join(map(str, result.heap_values))} = {result.value}")
+    if result.outcome == "P":
+        click.echo("P: the previous player wins; no winning move exists")
+        return
+    click.echo(f"N: the next player wins; {len(result.moves) if all_moves else 'a'} winning "
+               f"move{'s' if all_moves and len(result.moves) != 1 else ''}:")
+    for m in result.moves:
+        leaves = " + ".join(map(str, m.leaves)) if m.leaves else "nothing"
+        click.echo(f"  heap {m.heap} ({m.size}): take {m.take}, leaving {leaves} -> "
+                   f"{_heaps_text(m.position)} (value 0)")

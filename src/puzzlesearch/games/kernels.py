@@ -374,3 +374,48 @@ def first_zero_kernel(bits: np.ndarray) -> int:
                 i += 1
             return 64 * w + i
     return 64 * bits.shape[0]
+
+
+# ---------------------------------------------------------------- subtraction games
+
+
+@njit(cache=True, nogil=True)
+def subtraction_range(moves: np.ndarray, start: int, end: int, g: np.ndarray, stamp: np.ndarray) -> None:
+    """Fill g[start:end] given g[:start]: G(n) = mex{G(n - s) : s in moves, s <= n}.
+
+    `moves` ascends; `stamp` has len(moves) + 2 entries (a value is at most the number of
+    options), and stamp[v] == n marks v as the value of an option of heap n.
+    """
+    k = len(moves)
+    for n in range(start, end):
+        for i in range(k):
+            s = moves[i]
+            if s > n:
+                break
+            stamp[g[n - s]] = n
+        x = 0
+        while stamp[x] == n:
+            x += 1
+        g[n] = x
+
+
+@njit(cache=True, nogil=True)
+def window_period_kernel(g: np.ndarray, window: int) -> tuple[int, int]:
+    """Smallest period p, with its preperiod e, proven by a repeated window.
+
+    For a game whose G(n) is a function of the `window` values before it (a subtraction
+    game: window = max(S)), g[n + p] == g[n] for `window` consecutive n from e on proves
+    it for all n >= e (by induction: the next value is the same function of the same
+    window). The least e with g[n] == g[n + p] for every e <= n < len(g) - p is found
+    by scanning down from the end; p is proven when that run has >= window terms.
+    Returns (0, 0) when no period is proven within len(g).
+    """
+    size = len(g)
+    for p in range(1, size - window + 1):
+        n = size - 1 - p
+        while n >= 0 and g[n] == g[n + p]:
+            n -= 1
+        e = n + 1
+        if size - p - e >= window:
+            return p, e
+    return 0, 0

@@ -18,6 +18,10 @@ the general engine in ``general.py``); they favour being obviously right over sp
   heap (heap = j), bit 2 — leave one non-empty heap, bit 4 — leave two non-empty heaps.
   d0 is 0 or 4 (4: split a heap in two without removing anything).
 - Grundy's game: split a heap into two non-empty heaps of different sizes.
+- Subtraction games S = {s1, s2, ...}: a move removes some s in S tokens from one heap.
+
+The ``is_*_move`` functions say whether one move takes a heap to given heaps; the
+winning moves the program prints are checked with them.
 """
 
 from __future__ import annotations
@@ -162,3 +166,71 @@ def grundys_options(heap: int) -> Iterator[Sum]:
     """Grundy's game: split a heap into two non-empty heaps of different sizes."""
     for a in range(1, (heap - 1) // 2 + 1):
         yield Sum(a, heap - a)
+
+
+def is_octal_move(game: OctalCode, heap: int, parts: tuple[int, ...]) -> bool:
+    """Whether one move of the octal game takes `heap` to the non-empty heaps `parts`."""
+    j = heap - sum(parts)
+    k = len(parts)
+    if k > 2 or any(p < 1 for p in parts) or j < 0 or j >= len(game.digits):
+        return False
+    return bool(game.digits[j] & (1 << k)) and (j > 0 or k == 2)
+
+
+def is_grundys_move(heap: int, parts: tuple[int, ...]) -> bool:
+    """Whether `parts` is a split of `heap` into two non-empty heaps of different sizes."""
+    return len(parts) == 2 and min(parts) >= 1 and sum(parts) == heap and parts[0] != parts[1]
+
+
+# ---------------------------------------------------------------- subtraction games
+
+
+@dataclass(frozen=True)
+class SubtractionSet:
+    """A subtraction game: a move removes s tokens from one heap, for some s in `moves`."""
+
+    text: str
+    moves: tuple[int, ...]  # ascending, distinct, each >= 1
+
+
+#: the largest number of tokens a move may remove, and the most moves a set may have
+SUBTRACTION_MAX = 1_000_000
+SUBTRACTION_SIZE_MAX = 1000
+
+
+def parse_subtraction(text: str) -> SubtractionSet:
+    """Parse '1,3,4' (also '{1,3,4}', spaces allowed) into a SubtractionSet; ValueError if
+    invalid. Every element is a whole number 1..SUBTRACTION_MAX; a repeated one is refused
+    (it is most likely a typo, and the set would mean the same without it)."""
+    body = text.strip()
+    if body.startswith("{") and body.endswith("}"):
+        body = body[1:-1]
+    if not body.strip():
+        raise ValueError(f"invalid subtraction set {text!r}: it is empty; give moves such as 1,3,4")
+    moves: list[int] = []
+    where = f"invalid subtraction set {text[:40]!r}"
+    for item in body.split(","):
+        item = item.strip()
+        if not re.fullmatch(r"[0-9]+", item):
+            what = "an empty element" if not item else repr(item[:20])
+            raise ValueError(f"{where}: {what} is not a whole number 1..{SUBTRACTION_MAX:,}")
+        if len(item) > 7 or not 1 <= int(item) <= SUBTRACTION_MAX:
+            raise ValueError(f"{where}: {item[:20]} is outside 1..{SUBTRACTION_MAX:,}")
+        if int(item) in moves:
+            raise ValueError(f"{where}: {int(item)} is repeated")
+        moves.append(int(item))
+        if len(moves) > SUBTRACTION_SIZE_MAX:
+            raise ValueError(f"invalid subtraction set: more than {SUBTRACTION_SIZE_MAX} moves")
+    return SubtractionSet(text.strip(), tuple(sorted(moves)))
+
+
+def subtraction_options(game: SubtractionSet, heap: int) -> Iterator[int]:
+    """Moves from one heap of a subtraction game: the heap that remains (0: none)."""
+    for s in game.moves:
+        if s <= heap:
+            yield heap - s
+
+
+def is_subtraction_move(game: SubtractionSet, heap: int, parts: tuple[int, ...]) -> bool:
+    """Whether one move takes `heap` to the non-empty heaps `parts` (none, or one)."""
+    return len(parts) <= 1 and all(p >= 1 for p in parts) and heap - sum(parts) in game.moves

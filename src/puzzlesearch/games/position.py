@@ -1,0 +1,215 @@
+"""A position that is a sum of heaps of one game: its value, its outcome, a winning move.
+
+By the Sprague–Grundy theorem the value of a sum of heaps is the XOR of the heaps'
+values, and the player to move wins (outcome N) exactly when it is not 0. A winning
+move takes one heap of value v to an option of value v XOR total, which leaves a
+position of value 0 (outcome P: the previous player wins); such a move exists in every
+heap with v XOR total < v (by the definition of the mex), and there may be more in
+other heaps, to options of larger value (``all_moves`` finds those too). The heap values
+come from the games' kernels (tables up to the largest heap); each move printed is
+checked with the plain rules (``rules.is_*_move``) and the position it leads to is
+re-evaluated to 0.
+
+A game is named as ``grundy octal`` names it (0.77, .07, 4.07), ``grundys`` for Grundy's
+game, or ``sub:1,3,4`` for the subtraction game {1, 3, 4}.
+
+    >>> r = position_moves("0.77", "5,9,12")
+    >>> r.value, r.outcome, r.moves[0].position
+    (4, 'N', (2, 2, 9, 12))
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from puzzlesearch.engine.options import RunOptions
+
+from .rules import (
+    OctalCode,
+    SubtractionSet,
+    is_grundys_move,
+    is_octal_move,
+    is_subtraction_move,
+    parse_octal,
+    parse_subtraction,
+)
+
+GRUNDYS = "grundys"
+SUB_PREFIX = "sub:"
+#: the most heaps in a position
+HEAPS_MAX = 10_000
+BLOCK = 1 << 22  # splits compared at a time when searching a large heap's moves
+
+DEFAULT_RUN = RunOptions()  # frozen, so one shared default is safe
+
+Game = OctalCode | SubtractionSet | str  # str: only GRUNDYS
+
+
+@dataclass(frozen=True)
+class Move:
+    """One move: in heap number `heap` (1-based) of size `size`, take `take` tokens and
+    leave the non-empty heaps `leaves`; `position` is the position it leads to."""
+
+    heap: int
+    size: int
+    take: int
+    leaves: tuple[int, ...]
+    position: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class PositionMoves:
+    """A sum of heaps: each heap's value, their XOR, the outcome (N: the player to move
+    wins, P: the previous player wins) and winning moves (one, or all; none when P)."""
+
+    game: str
+    heaps: tuple[int, ...]
+    heap_values: tuple[int, ...]
+    value: int
+    outcome: str
+    moves: tuple[Move, ...]
+    seconds: float
+
+
+def parse_game(text: str) -> Game:
+    """'0.77' (an octal code), 'grundys', or 'sub:1,3,4'; ValueError naming what is wrong."""
+    t = text.strip()
+    if t.lower() == GRUNDYS:
+        return GRUNDYS
+    if t.lower().startswith(SUB_PREFIX):
+        return parse_subtraction(t[len(SUB_PREFIX):])
+    if "." not in t and "·" not in t:
+        raise ValueError(f"invalid game {text[:40]!r}: expected an octal code such as 0.77, "
+                         f"'grundys', or a subtraction game such as sub:1,3,4")
+    return parse_octal(t)
+
+
+def parse_heaps(text: str) -> tuple[int, ...]:
+    """'5,9,12' (spaces allowed): heap sizes 0..COUNT_MAX - 1, at most HEAPS_MAX of them."""
+    from .api import COUNT_MAX
+
+    items = text.split(",")
+    if not text.strip():
+        raise ValueError("--heaps is empty: give heap sizes such as 5,9,12")
+    if len(items) > HEAPS_MAX:
+        raise ValueError(f"--heaps: at most {HEAPS_MAX:,} heaps, got {len(items):,}")
+    heaps = []
+    for item in items:
+        item = item.strip()
+        if not re.fullmatch(r"[0-9]+", item):
+            what = "an empty heap size" if not item else repr(item[:20])
+            raise ValueError(f"--heaps: {what} is not a whole number 0..{COUNT_MAX - 1:,}")
+        if len(item) > 9 or int(item) >= COUNT_MAX:
+            raise ValueError(f"--heaps: {item[:20]} is beyond the largest heap, {COUNT_MAX - 1:,}")
+        heaps.append(int(item))
+    return tuple(heaps)
+
+
+def game_name(game: Game) -> str:
+    if isinstance(game, OctalCode):
+        return f"octal game {game.code}"
+    if isinstance(game, SubtractionSet):
+        return f"subtraction game {{{','.join(map(str, game.moves))}}}"
+    return "Grundy's game"
+
+
+def heap_values(game: Game, count: int, run: RunOptions) -> np.ndarray:
+    """G(0..count-1) of the game, from its kernel."""
+    from . import api
+
+    if isinstance(game, OctalCode):
+        return api.octal_values(game, count, run=run).values
+    if isinstance(game, SubtractionSet):
+        return api.subtraction_values(game, count, run=run).values
+    return api.grundys_values(count, run=run).values
+
+
+def _splits(g: np.ndarray, rest: int, target: int, unequal: bool) -> Iterator[tuple[int, int]]:
+    """Splits rest = a + b, 1 <= a <= b (a < b if unequal), with G(a) XOR G(b) = target."""
+    top = (rest - 1) // 2 if unequal else rest // 2
+    for lo in range(1, top + 1, BLOCK):
+        hi = min(top, lo + BLOCK - 1)  # a = lo..hi, b = rest - a = rest - lo .. rest - hi
+        x = g[lo:hi + 1] ^ g[rest - hi:rest - lo + 1][::-1]
+        for i in np.flatnonzero(x == target):
+            a = lo + int(i)
+            yield a, rest - a
+
+
+def options_of_value(game: Game, g: np.ndarray, heap: int, target: int) -> Iterator[tuple[int, ...]]:
+    """The heaps left by each move from `heap` to an option of value `target`, by the
+    number of tokens taken, then the smaller part."""
+    if isinstance(game, SubtractionSet):
+        for s in game.moves:
+            if s <= heap and g[heap - s] == target:
+                yield (heap - s,) if heap > s else ()
+        return
+    if not isinstance(game, OctalCode):
+        if heap >= 3:
+            yield from _splits(g, heap, target, True)
+        return
+    for j, d in enumerate(game.digits):
+        rest = heap - j
+        if rest < 0:
+            break
+        if j > 0 and d & 1 and rest == 0 and target == 0:
+            yield ()
+        if j > 0 and d & 2 and rest > 0 and g[rest] == target:
+            yield (rest,)
+        if d & 4 and rest >= 2:
+            yield from _splits(g, rest, target, False)
+
+
+def _legal(game: Game, heap: int, leaves: tuple[int, ...]) -> bool:
+    if isinstance(game, OctalCode):
+        return is_octal_move(game, heap, leaves)
+    if isinstance(game, SubtractionSet):
+        return is_subtraction_move(game, heap, leaves)
+    return is_grundys_move(heap, leaves)
+
+
+def position_moves(game: str | Game, heaps: str | tuple[int, ...], *, all_moves: bool = False,
+                   run: RunOptions = DEFAULT_RUN) -> PositionMoves:
+    """The value and outcome of the sum of `heaps` of `game`, and a winning move when
+    the player to move wins (every winning move with ``all_moves``)."""
+    t0 = time.perf_counter()
+    if isinstance(game, str) and game != GRUNDYS:
+        game = parse_game(game)
+    if isinstance(heaps, str):
+        heaps = parse_heaps(heaps)
+    else:
+        heaps = parse_heaps(",".join(str(h) for h in heaps))
+    g = heap_values(game, max(heaps) + 1, run)
+    values = tuple(int(g[h]) for h in heaps)
+    total = 0
+    for v in values:
+        total ^= v
+    moves: list[Move] = []
+    for i, (h, v) in enumerate(zip(heaps, values, strict=True)):
+        # v XOR total < v: a move to that value exists (mex); with --all also the heaps
+        # where it is larger, which an option of larger value may reach
+        if total == 0 or ((v ^ total) > v and not all_moves):
+            continue
+        for leaves in options_of_value(game, g, h, v ^ total):
+            position = heaps[:i] + leaves + heaps[i + 1:]
+            check = 0
+            for p in position:
+                check ^= int(g[p])
+            if not _legal(game, h, leaves) or check != 0:
+                raise AssertionError(f"{game_name(game)}: {h} -> {leaves} is not a winning move")
+            moves.append(Move(i + 1, h, h - sum(leaves), leaves, position))
+            if not all_moves:
+                break
+        if moves and not all_moves:
+            break
+    if total and not moves:
+        raise AssertionError("a heap whose value v has v XOR total < v always has a move to it")
+    return PositionMoves(game_name(game), heaps, values, total, "N" if total else "P", tuple(moves),
+                         time.perf_counter() - t0)
+
+
+__all__ = ["GRUNDYS", "HEAPS_MAX", "Move", "PositionMoves", "parse_game", "parse_heaps", "position_moves"]

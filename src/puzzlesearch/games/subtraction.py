@@ -1,0 +1,97 @@
+"""Subtraction games: values, and the period proven by a repeated window.
+
+In the subtraction game S (a finite set of positive integers) a move removes s tokens
+from one heap, for some s in S. G(n) = mex{G(n - s) : s in S, s <= n} depends only on the
+m = max(S) values before it, so the sequence is eventually periodic (there are finitely
+many windows of m values), and as soon as one window repeats, G(n) = G(n + p) for m
+consecutive n from e on, the sequence is periodic with period p from e on (*Winning
+Ways*, ch. 4). The values come from a numba kernel (``kernels.subtraction_range``, the
+plain mex over the |S| options) and the period from ``kernels.window_period_kernel``:
+the least p, with the least preperiod e, that the computed values prove.
+
+    >>> r = subtraction_values("1,3,4", 20)
+    >>> r.values.tolist()[:14], r.period, r.preperiod
+    ([0, 1, 0, 1, 2, 3, 2, 0, 1, 0, 1, 2, 3, 2], 7, 0)
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from puzzlesearch.engine import interrupt
+from puzzlesearch.engine.memory import require
+from puzzlesearch.engine.options import RunOptions
+from puzzlesearch.engine.progress import Meter
+
+from . import kernels
+from .rules import SubtractionSet, parse_subtraction
+
+#: bytes per heap: g (int32)
+SUBTRACTION_HEAP_BYTES = 4
+DEFAULT_RUN = RunOptions()  # frozen, so one shared default is safe
+RANGE = 1 << 20  # heaps per kernel call: progress and Ctrl-C between calls
+
+
+@dataclass(frozen=True)
+class SubtractionValues:
+    """G(0..count-1) of a subtraction game, with the period the values prove (or None)."""
+
+    game: str
+    moves: tuple[int, ...]
+    count: int
+    values: np.ndarray = field(repr=False)
+    max_value: int
+    period: int | None
+    preperiod: int | None
+    seconds: float
+
+    def to_json(self, values: bool = True) -> dict:
+        """The fields as JSON values (``values=False``: all but the values)."""
+        obj: dict = {"game": self.game, "moves": list(self.moves), "count": self.count}
+        if values:
+            obj["values"] = self.values.tolist()
+        obj.update({"max_value": self.max_value, "period": self.period, "preperiod": self.preperiod,
+                    "seconds": round(self.seconds, 4)})
+        return obj
+
+
+def subtraction_values(moves: str | SubtractionSet, count: int = 1000, *, run: RunOptions = DEFAULT_RUN
+                       ) -> SubtractionValues:
+    """Values of heaps 0..count-1 of the subtraction game `moves` ('1,3,4' or a parsed set),
+    and its period and preperiod once a window of max(S) values repeats within them.
+
+    `count` is 1..COUNT_MAX like the octal games'; 4 bytes a heap within `run.memory`.
+    """
+    from .api import check_count  # the one --count rule of the take-and-break tables
+
+    game = moves if isinstance(moves, SubtractionSet) else parse_subtraction(moves)
+    count = check_count(count)
+    label = f"subtraction game {{{','.join(map(str, game.moves))}}}"
+    require(SUBTRACTION_HEAP_BYTES * count, run.memory, f"{label} to {count:,} heaps")
+    t0 = time.perf_counter()
+    s = np.array(game.moves, np.int64)
+    g = np.zeros(count, np.int32)
+    stamp = np.full(len(s) + 2, -1, np.int64)
+    with Meter(label, count, "heaps", run.progress) as meter:
+        for start in range(0, count, RANGE):
+            end = min(count, start + RANGE)
+            interrupt.call(kernels.subtraction_range, s, start, end, g, stamp)
+            meter.update(end)
+    p, e = interrupt.call(kernels.window_period_kernel, g, int(s[-1]))
+    g.setflags(write=False)
+    return SubtractionValues(
+        game=label,
+        moves=game.moves,
+        count=count,
+        values=g,
+        max_value=int(g.max()),
+        period=int(p) if p else None,
+        preperiod=int(e) if p else None,
+        seconds=time.perf_counter() - t0,
+    )
+
+
+__all__ = ["SubtractionSet", "SubtractionValues", "parse_subtraction", "subtraction_values"]
