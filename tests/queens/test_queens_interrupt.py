@@ -69,8 +69,9 @@ def test_an_interrupted_count_exits_130_and_resumes_to_the_right_count(tmp_path,
 
 def test_ctrl_c_in_a_listing_is_one_line():
     # the first board of n = 34 takes tens of seconds: the listing kernel is interrupted in it
+    # (--unique: without it, show past n = 31 shows the constructed board, found at once)
     env = {k: v for k, v in os.environ.items() if k != "PUZZLESEARCH_KERNELS"}
-    run = subprocess.Popen([sys.executable, "-m", "puzzlesearch", "queens", "show", "-n", "34"],
+    run = subprocess.Popen([sys.executable, "-m", "puzzlesearch", "queens", "show", "-n", "34", "--unique"],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     time.sleep(2.5)  # numba loads the listing kernel, which then searches
     assert run.poll() is None
