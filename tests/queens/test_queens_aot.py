@@ -11,7 +11,7 @@ import pytest
 
 from conftest import run_cli
 from puzzlesearch.engine.options import RunOptions
-from puzzlesearch.queens import aot, api, corner, tasks
+from puzzlesearch.queens import aot, api, constellation, corner, edges, tasks
 
 
 @pytest.fixture
@@ -54,6 +54,15 @@ def test_aot_kernels_agree_with_jit_kernels_task_by_task():
             assert found[0] == found[1] and (outs[0] == outs[1]).all(), (n, task, depth)
 
 
+def test_aot_constellation_kernel_agrees_with_jit():
+    module = built_module()
+    for n in range(4, 13):
+        cons = edges.constellations(n)
+        for i in range(len(cons)):
+            one = cons[i : i + 1]
+            assert module.count_batch(n, one) == constellation.count_batch(n, one), (n, one)
+
+
 def test_counts_name_the_kernels_used(fresh_choice):
     fresh_choice.setenv("PUZZLESEARCH_KERNELS", "jit")
     c = api.count(13, run=RunOptions(workers=1))
@@ -76,7 +85,7 @@ def test_a_failed_build_falls_back_to_jit_and_is_not_retried(fresh_choice, tmp_p
 
     fresh_choice.setattr(aot, "build", no_compiler)
     kernels, kind = aot.kernels()
-    assert (kernels, kind) == (corner, "jit")
+    assert kind == "jit" and kernels.corner_kernel is corner.corner_kernel
     marker = aot.module_path().with_suffix(".failed")
     assert marker.read_text() == "RuntimeError: no C compiler\n"
     fresh_choice.setattr(aot, "_loaded", None)
@@ -95,7 +104,7 @@ def test_a_failed_build_falls_back_to_jit_and_is_not_retried(fresh_choice, tmp_p
 
 def test_module_name_follows_the_kernel_source(monkeypatch):
     before = aot.module_path()
-    monkeypatch.setitem(aot.EXPORTS, "corner_kernel", "i8(i8, i8, i8[:])")
+    monkeypatch.setitem(aot.EXPORTS, "corner_kernel", ("corner", "i8(i8, i8, i8[:])"))
     assert aot.module_path() != before and aot.module_path().parent == before.parent
 
 
@@ -126,7 +135,8 @@ def test_a_damaged_module_falls_back_to_jit(fresh_choice, tmp_path):
     fresh_choice.setenv("PUZZLESEARCH_CACHE", str(tmp_path))
     fresh_choice.delenv("PUZZLESEARCH_KERNELS", raising=False)
     aot.module_path().write_bytes(b"not a shared object")
-    assert aot.kernels() == (corner, "jit")
+    kernels, kind = aot.kernels()
+    assert kind == "jit" and kernels.count_batch is constellation.count_batch
     fresh_choice.setattr(aot, "_loaded", None)
     fresh_choice.setenv("PUZZLESEARCH_KERNELS", "aot")
     with pytest.raises(ValueError, match="does not load"):

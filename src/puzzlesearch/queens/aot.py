@@ -1,16 +1,17 @@
 """The counting kernels compiled ahead of time, so that `queens count` starts without numba.
 
 Importing numba and loading its first cached function costs about 0.4 s of every process,
-a third of a whole n = 16 count on two cores. The corner/rotation kernels of corner.py are
-therefore also compiled once with ``numba.pycc`` into a small extension module, kept in the
-user cache directory (``$PUZZLESEARCH_CACHE`` overrides it) under a name that carries a
-hash of corner.py's and this file's source, the platform and the CPU's feature flags: an
-edited kernel or another CPU gets its own build, never a stale or foreign one. The extension needs neither
-numba nor a compiler to load: it is the same numba code, compiled before the run instead
-of during it. The first count builds it (about 10 s, like a first JIT compilation).
+a third of a whole n = 16 count on two cores. The counting kernels of corner.py and
+constellation.py are therefore also compiled once with ``numba.pycc`` into a small
+extension module, kept in the user cache directory (``$PUZZLESEARCH_CACHE`` overrides
+it) under a name that carries a hash of their source and this file's, the platform and
+the CPU's feature flags: an edited kernel or another CPU gets its own build, never a
+stale or foreign one. The extension needs neither numba nor a compiler to load: it is the
+same numba code, compiled before the run instead of during it. The first count builds it
+(about 10 s, like a first JIT compilation).
 
-``kernels()`` returns the extension if it exists or can be built, else the JIT kernels of
-corner.py (the same functions, so the answer never depends on which one ran); ``kind()``
+``kernels()`` returns the extension if it exists or can be built, else the JIT kernels
+(the same functions, so the answer never depends on which one ran); ``kind()``
 says which. The environment variable ``PUZZLESEARCH_KERNELS`` forces ``jit`` or ``aot``
 (``aot`` raises ValueError if the module cannot be built). A failed build (no C compiler, numba
 without pycc) is remembered in a marker file next to where the module would be, so that
@@ -32,12 +33,15 @@ from types import ModuleType
 import platformdirs
 
 MODULE = "_queens_kernels"
-# name -> numba signature of every exported kernel (all of corner.py's entry points)
+# name -> (module, numba signature) of every exported kernel: corner.py's entry points and
+# constellation.py's
 EXPORTS = {
-    "corner_kernel": "i8(i8, i8, i8[::1])",
-    "side_kernel": "UniTuple(i8, 3)(i8, i8, i8[::1])",
-    "split_kernel": "i8(i8, b1, i8, i8[::1], i8, i8[:, ::1])",
+    "corner_kernel": ("corner", "i8(i8, i8, i8[::1])"),
+    "side_kernel": ("corner", "UniTuple(i8, 3)(i8, i8, i8[::1])"),
+    "split_kernel": ("corner", "i8(i8, b1, i8, i8[::1], i8, i8[:, ::1])"),
+    "count_batch": ("constellation", "UniTuple(i8, 2)(i8, i8[:, ::1])"),
 }
+SOURCES = sorted({module for module, _ in EXPORTS.values()})
 
 _loaded: tuple[object, str] | None = None  # (kernels, "aot" | "jit") once chosen in this process
 
@@ -70,9 +74,10 @@ def _cpu_flags() -> str:
 
 
 def module_path() -> Path:
-    """The extension for this corner.py, this Python, this platform and this CPU."""
+    """The extension for these kernels, this Python, this platform and this CPU."""
     here = Path(__file__)
-    source = here.with_name("corner.py").read_bytes() + here.read_bytes()  # the kernels, how they are built
+    # the kernels, and how they are built
+    source = b"".join(here.with_name(f"{module}.py").read_bytes() for module in SOURCES) + here.read_bytes()
     source += repr(sorted(EXPORTS.items())).encode()
     source += f"{platform.machine()} {_cpu_flags()}".encode()
     digest = hashlib.sha256(source).hexdigest()[:16]
@@ -81,7 +86,7 @@ def module_path() -> Path:
 
 
 def kernels() -> tuple[object, str]:
-    """(an object with corner_kernel, side_kernel and split_kernel, "aot" or "jit")."""
+    """(an object with the kernels of EXPORTS, "aot" or "jit")."""
     global _loaded
     if _loaded is None:
         _loaded = _choose()
@@ -111,9 +116,19 @@ def _choose() -> tuple[object, str]:
             except (ImportError, OSError) as e:  # a damaged file: the JIT kernels do the same
                 if want == "aot":
                     raise ValueError(f"PUZZLESEARCH_KERNELS=aot, but {path} does not load ({e})") from e
-    from . import corner
+    return _JitKernels(), "jit"
 
-    return corner, "jit"
+
+class _JitKernels:
+    """The JIT kernels of EXPORTS, under the names the extension gives them."""
+
+    def __getattr__(self, name: str):
+        import importlib
+
+        if name not in EXPORTS:
+            raise AttributeError(name)
+        module = importlib.import_module(f"{__package__}.{EXPORTS[name][0]}")
+        return getattr(module, name)
 
 
 def _load(path: Path) -> ModuleType:
@@ -125,7 +140,7 @@ def _load(path: Path) -> ModuleType:
 
 
 def build(path: Path) -> None:
-    """Compile corner.py's kernels with numba.pycc into the extension `path` (atomically)."""
+    """Compile the kernels of EXPORTS with numba.pycc into the extension `path` (atomically)."""
     from numba.core.errors import NumbaPendingDeprecationWarning
 
     with warnings.catch_warnings():
@@ -133,7 +148,7 @@ def build(path: Path) -> None:
         warnings.simplefilter("ignore", NumbaPendingDeprecationWarning)
         from numba.pycc import CC
 
-    from . import corner
+    import importlib
 
     path.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=path.parent, prefix=".build-") as tmp:
@@ -141,8 +156,9 @@ def build(path: Path) -> None:
         cc.output_dir = tmp
         cc.verbose = False
         cc.target_cpu = target_cpu()
-        for name, signature in EXPORTS.items():
-            cc.export(name, signature)(getattr(corner, name).py_func)
+        for name, (module, signature) in EXPORTS.items():
+            kernel = getattr(importlib.import_module(f"{__package__}.{module}"), name)
+            cc.export(name, signature)(kernel.py_func)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             cc.compile()

@@ -81,8 +81,8 @@ class Count:
     solutions: int
     unique: int
     fixed: str  # the given queens as 1-based "row:col,...", "" for none
-    method: str  # "corner" (corner/rotation method) or "complete" (plain completion search)
-    nodes: int | None  # queens placed by the completion kernel (the corner kernels do not count)
+    method: str  # "corner" (corner/rotation), "constellation" or "complete" (plain completion search)
+    nodes: int | None  # queens placed by the completion kernel (the others do not count)
     tasks: int
     seconds: float
     note: str = ""
@@ -176,10 +176,14 @@ def _conflict(pairs: list[tuple[int, int]]) -> str:
 # --- counting ------------------------------------------------------------------------------------
 
 
+METHODS = ("corner", "constellation")
+
+
 def count(
     n: int,
     fixed: Givens | Mapping[int, int] | str | None = None,
     *,
+    method: str = "corner",
     run: RunOptions = RunOptions(),  # noqa: B008 (frozen: one shared default is safe)
 ) -> Count:
     """Count the solutions of n-queens (and the unique ones), or the completions of `fixed`.
@@ -189,8 +193,12 @@ def count(
     `run` says where the tasks run (the engine's worker policy: boards up to 12 in this
     process unless asked otherwise), the checkpoint, and whether to draw progress.
     Counting all solutions goes up to MAX_COUNT_N; completions of given queens up to MAX_N.
+    `method` counts all solutions with the corner/rotation method (corner.py, the faster
+    here) or by start constellations (constellation.py): two independent searches.
     """
     t0 = time.perf_counter()
+    if method not in METHODS:
+        raise ValueError(f"--method must be one of {', '.join(METHODS)}, got {method!r}")
     given = givens(n, fixed)
     if not given.squares and n > MAX_COUNT_N:
         raise ValueError(
@@ -225,6 +233,19 @@ def count(
             len(todo),
             time.perf_counter() - t0,
         )
+    if method == "constellation":
+        kind = tasks.warm_up("constellation")
+        todo = tasks.constellation_tasks(n)
+        params = {"puzzle": "queens", "n": n, "method": "constellation"}
+        display = Display(label, "solutions", nodes=lambda r: r[0])
+        shared = tasks.in_process_kernels(n) if run.scheduler is None and workers == 1 else None
+        results = _run(tasks.constellation_task, todo, quick, shared=shared, params=params, options=options,
+                       display=display)
+        unique8 = sum(r[1] for r in results)
+        if unique8 % 8:
+            raise AssertionError(f"8 x unique = {unique8} is not a multiple of 8")
+        return Count(n, sum(r[0] for r in results), unique8 // 8, "", "constellation", None, len(todo),
+                     time.perf_counter() - t0, kernels=shared or kind)
     kind = tasks.warm_up("corner")
     todo = tasks.corner_tasks(n)
     params = {"puzzle": "queens", "n": n, "method": "corner"}
@@ -300,5 +321,5 @@ def _listing(n: int, unique: bool, fixed_row: np.ndarray) -> Iterator[Board]:
             yield tuple(int(c) for c in out[i])
 
 
-__all__ = ["LIST_BATCH", "MAX_COUNT_N", "MAX_N", "Board", "Count", "Givens", "check_n", "count", "givens",
-           "solutions"]
+__all__ = ["LIST_BATCH", "MAX_COUNT_N", "MAX_N", "METHODS", "Board", "Count", "Givens", "check_n", "count",
+           "givens", "solutions"]

@@ -8,6 +8,8 @@ that a checkpoint can be finished with other workers or on a Dask cluster.
 - The corner/rotation search (corner.py): a task is ``{"n", "side", "bound1", "cols"}``
   (a corner board with row 1's queen in column ``bound1``, or a side board with row 0's
   queen there; ``cols`` the columns of the rows placed) and its result ``[c8, c4, c2]``.
+- The constellation search (constellation.py): a task is ``{"n", "cons"}``, a list of
+  constellations, and its result ``[solutions, 8 * unique]``.
 - The completion search (complete.py): a task is ``{"n", "fixed", "cols"}`` (``fixed[r]``
   the given column of row r, or -1) and its result ``[nodes, solutions, class units]``.
 
@@ -27,7 +29,7 @@ import numpy as np
 
 from puzzlesearch.engine.tasks import split
 
-from . import aot
+from . import aot, edges
 
 # Boards up to this size are counted in milliseconds: one task per first-row choice (no
 # split), and the engine's policy for quick jobs runs them in this process.
@@ -123,6 +125,40 @@ def corner_weight(n: int, tasks: list[dict]) -> Callable[[dict], float]:
     return weight
 
 
+# --- the constellation search ----------------------------------------------------------------------
+
+
+def _constellation_target(n: int) -> int:
+    # A count of n takes about 7.5 times the time of n - 1 (8 s of CPU for n = 17). Up to
+    # n = 20 the split of the corner search serves (a few seconds per task at n = 20);
+    # beyond, 4000 tasks keep one under a minute or so at n = 22 (about 30,000
+    # constellations), so that a killed run loses little and a cluster stays busy.
+    if n <= QUICK_N:
+        return 1
+    return _split_target(n) if n <= 20 else 4000
+
+
+
+def constellation_tasks(n: int) -> list[dict]:
+    """The constellation search of an n x n board (n >= 4) as tasks: ``{"n", "cons"}``, each
+    a list of constellation rows (a, b, c, d, orbit, sym), dealt out in turn so that every
+    task gets large and small ones alike."""
+    rows = edges.constellations(n).tolist()
+    count = min(len(rows), _constellation_target(n))
+    return [{"n": n, "cons": rows[i::count]} for i in range(count)]
+
+
+def constellation_task(task: dict, kernels: str | None = None) -> list[int]:
+    """Run one constellation task: [solutions, 8 * unique] (``kernels`` as for corner_task)."""
+    if kernels == "jit":
+        from . import constellation as chosen
+    else:
+        chosen, _ = aot.kernels()
+    cons = np.array(task["cons"], np.int64).reshape(-1, 6)
+    total, unique8 = chosen.count_batch(task["n"], cons)
+    return [int(total), int(unique8)]
+
+
 # --- the completion search -------------------------------------------------------------------------
 
 
@@ -174,6 +210,10 @@ def warm_up(method: str) -> str:
 
     Returns "aot" or "jit": where the corner/rotation kernels come from ("jit" for complete).
     """
+    if method == "constellation":
+        kernels, kind = aot.kernels()
+        kernels.count_batch(5, edges.constellations(5))
+        return kind
     if method == "corner":
         kernels, kind = aot.kernels()
         kernels.corner_kernel(5, 2, _bits([0, 2]))
