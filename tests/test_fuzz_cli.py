@@ -102,6 +102,7 @@ BASE: dict[tuple[str, str], dict[str, tuple[str, ...]]] = {
     ("grundy", "digits"): {"stdin": ("1\n9\n",)},
     ("grundy", "octal"): {"args": ("0.77",)},
     ("grundy", "subtraction"): {"args": ("1,3,4",)},
+    ("grundy", "hex"): {"args": ("0.F",)},
     ("grundy", "move"): {"args": ("0.77",), "--heaps": ("5,9,12",)},
 }
 

@@ -8,10 +8,11 @@ from itertools import combinations_with_replacement
 import pytest
 
 from conftest import assert_bad_input, run_cli
-from puzzlesearch.games import ImpartialGame, Sum, parse_octal, parse_subtraction, position_moves
+from puzzlesearch.games import ImpartialGame, Sum, parse_hex, parse_octal, parse_subtraction, position_moves
 from puzzlesearch.games.rules import grundys_options, octal_options, subtraction_options
 
 KAYLES, DAWSON, SPLIT = parse_octal("0.77"), parse_octal("0.07"), parse_octal("4.07")
+HEX_F, HEX_8 = parse_hex("0.F"), parse_hex("0.48")
 SUB = parse_subtraction("1,3,4")
 
 
@@ -26,6 +27,8 @@ GAMES = {
     "0.07": lambda n: octal_options(DAWSON, n),
     "4.07": lambda n: octal_options(SPLIT, n),
     "grundys": grundys_options,
+    "hex:0.F": lambda n: octal_options(HEX_F, n),
+    "hex:0.48": lambda n: octal_options(HEX_8, n),
     "sub:1,3,4": lambda n: subtraction_options(SUB, n),
 }
 
@@ -122,6 +125,8 @@ def test_large_heaps_use_the_kernels():
     (("kayles", "--heaps", "3"), "invalid game"),
     (("sub:1,,3", "--heaps", "3"), "empty element"),
     (("sub:0", "--heaps", "3"), "outside"),
+    (("hex:0.8x", "--heaps", "3"), "hexadecimal digit"),
+    (("hex:0.8", "--heaps", "100000"), "up to 99,999"),
     (("0.77", "--heaps", "99999999", "--memory", "0.1"), "needs"),
 ])
 def test_bad_input_is_one_line_exit_2(args, word):

@@ -53,6 +53,7 @@ from .rules import (
     SUBTRACTION_SIZE_MAX,
     OctalCode,
     SubtractionSet,
+    parse_hex,
     parse_octal,
     parse_subtraction,
 )
@@ -311,6 +312,52 @@ def octal_values(code: str | OctalCode, count: int = 1000, *, run: RunOptions = 
     return _takebreak(game.code, f"octal game {game.code}", game.digits, False, count, game.max_take, run)
 
 
+HEX3_COUNT_MAX = 100_000  # heaps of a game with 3-heap splits (time grows as count^2)
+#: bytes per heap of a game with 3-heap splits: g (int32) and two bitmaps of reachable values
+HEX3_HEAP_BYTES = 4 + 16 * kernels.HEX_WORDS
+
+
+def hex_values(code: str | OctalCode, count: int = 1000, *, run: RunOptions = DEFAULT_RUN) -> TakeBreakValues:
+    """Values of heaps 0..count-1 of a hexadecimal take-and-break game (0.F, 4.8, ...),
+    and its period once proven.
+
+    Without a digit with bit 8 the code is an octal game and goes through octal_values'
+    engine. With one (leave three heaps), the values come from ``kernels.hex_range`` (the
+    plain mex, over bitmaps of the values of 2- and 3-heap splits; count <= HEX3_COUNT_MAX)
+    and the period from the periodicity theorem's three-part form
+    (``kernels.split_period_kernel``).
+    """
+    game = code if isinstance(code, OctalCode) else parse_hex(code)
+    label = f"hexadecimal game {game.code}"
+    if not any(d & 8 for d in game.digits):
+        return _takebreak(game.code, label, game.digits, False, count, game.max_take, run)
+    count = check_count(count)
+    if count > HEX3_COUNT_MAX:
+        raise ValueError(f"--count must be at most {HEX3_COUNT_MAX:,} for a game that leaves three heaps "
+                         f"(its time grows as the square of the count), got {count:,}")
+    require(HEX3_HEAP_BYTES * count, run.memory, f"{label} to {count:,} heaps")
+    t0 = time.perf_counter()
+    d = np.array(game.digits, np.int64)
+    g = np.zeros(count, np.int32)
+    s2 = np.zeros((count, kernels.HEX_WORDS), np.uint64)
+    t3 = np.zeros((count, kernels.HEX_WORDS), np.uint64)
+    scalars = np.array([6, 0], np.int64)
+    bounds = np.unique(np.linspace(0, count, min(100, count // 1000) + 2).astype(np.int64))
+    with Meter(label, count, "heaps", run.progress) as meter:
+        for start, end in zip(bounds[:-1], bounds[1:], strict=True):
+            interrupt.call(kernels.hex_range, d, int(start), int(end), g, s2, t3, scalars)
+            if scalars[1]:
+                raise OverflowError(f"{game.code}: a value reached {kernels.HEX_VALUE_LIMIT}, beyond this "
+                                    "program's limit for games that leave three heaps")
+            meter.update(int(end))
+    p, e = interrupt.call(kernels.split_period_kernel, g, game.max_take, 3)
+    return TakeBreakValues(
+        game=game.code, count=count, values=_frozen(g), max_value=int(g.max()),
+        period=int(p) if p else None, preperiod=int(e) if p else None,
+        rare_mask=0, rare_heaps=0, new_rare_values=0, seconds=time.perf_counter() - t0,
+    )
+
+
 def grundys_values(count: int = 1000, *, run: RunOptions = DEFAULT_RUN) -> TakeBreakValues:
     """Values of heaps 0..count-1 of Grundy's game (split a heap into two unequal heaps)."""
     return _takebreak("grundy's game", "Grundy's game", (4,), True, count, None, run)
@@ -319,7 +366,7 @@ def grundys_values(count: int = 1000, *, run: RunOptions = DEFAULT_RUN) -> TakeB
 __all__ = [
     "GRUNDYS", "HEAPS_MAX", "SUBTRACTION_MAX", "SUBTRACTION_SIZE_MAX", "Move", "PositionMoves",
     "SubtractionSet", "SubtractionValues", "parse_game", "parse_heaps", "parse_subtraction", "position_moves",
-    "subtraction_values",
+    "subtraction_values", "HEX3_COUNT_MAX", "hex_values", "parse_hex",
     "COUNT_MAX", "CUTTING_MAX", "DIGITS_MAX", "POPCOUNT_BITS", "Answers", "ImpartialGame", "OctalCode",
     "PopcountValues", "Sum", "TakeBreakValues", "check_count", "cutting_answers", "cutting_table",
     "digits_answers", "digits_table", "grundys_values", "impartial", "mex", "octal_values", "parse_octal",

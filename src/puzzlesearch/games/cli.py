@@ -160,6 +160,34 @@ def octal(code: str, count: int, as_json: bool, summary: bool, run: clikit.RunOp
         )
 
 
+@grundy.command("hex", short_help="Hexadecimal games (0.F, 4.8, ...): digits to f, splits into three heaps.")
+@click.argument("code")
+@_count_option
+@clikit.json_option
+@click.option("--summary", is_flag=True, help="Only the summary lines, not the values.")
+@table_options
+def hex_game(code: str, count: int, as_json: bool, summary: bool, run: clikit.RunOptions) -> None:
+    """Hexadecimal take-and-break game CODE (0.F, 4.8, 0.a, ...): values and period.
+
+    As `grundy octal`, with digits 0-9, a-f: bit 8 of d_j also allows leaving three
+    non-empty heaps after removing j tokens (d0 is 0, 4, 8 or c). With a digit that has
+    bit 8, --count is at most 100,000 and values must stay below 1024; the period is
+    proven by the periodicity theorem's three-part form (checked through heap
+    3e + 2p + t, e at least 1). Without one, the code is an octal game.
+    """
+    with clikit.library_call(run, resumable=False):
+        game = api.parse_hex(code)
+        result = api.hex_values(game, count, run=run)
+    _show(result, as_json, summary, f"hexadecimal game {game.code}")
+    if as_json:
+        return
+    if result.period is None:
+        click.echo(f"no period proven from {count:,} values (try a larger --count)")
+    else:
+        click.echo(f"period {result.period} from heap {result.preperiod} "
+                   f"(proven by the periodicity theorem from {count:,} values)")
+
+
 @grundy.command(short_help="Grundy's game: values of heaps 0..N-1.")
 @_count_option
 @clikit.json_option
@@ -216,7 +244,8 @@ def move(game: str, heaps: str, all_moves: bool, as_json: bool, run: clikit.RunO
     """The position made of heaps --heaps of GAME: value, outcome, a winning move.
 
     GAME is an octal code as `grundy octal` takes it (0.77 Kayles, .07, 4.07, ...),
-    `grundys` for Grundy's game, or sub:S for the subtraction game S (sub:1,3,4).
+    hex:CODE for a hexadecimal code as `grundy hex` takes it (hex:0.F), `grundys` for
+    Grundy's game, or sub:S for the subtraction game S (sub:1,3,4).
     The value is the XOR of the heaps' values; outcome N: the player to move wins,
     P: the previous player wins (no winning move exists, exit status 0). A move names
     the heap (numbered from 1), the tokens taken and the heaps it leaves; it is checked

@@ -419,3 +419,93 @@ def window_period_kernel(g: np.ndarray, window: int) -> tuple[int, int]:
         if size - p - e >= window:
             return p, e
     return 0, 0
+
+
+# ---------------------------------------------------------------- hexadecimal games (3-heap splits)
+
+#: values of a game with 3-heap splits must stay below this (bitmaps of HEX_WORDS words)
+HEX_VALUE_LIMIT = 1 << 10
+HEX_WORDS = HEX_VALUE_LIMIT // 64
+
+
+@njit(cache=True, nogil=True)
+def hex_range(digits: np.ndarray, start: int, end: int, g: np.ndarray, s2: np.ndarray, t3: np.ndarray,
+              scalars: np.ndarray) -> None:
+    """Fill g[start:end] of a hexadecimal game (digit bit 8: leave three non-empty heaps).
+
+    Bitmaps of reachable values, HEX_WORDS words a heap: s2[r] = {G(a) ^ G(r - a)} over the
+    splits of r into two heaps, t3[r] = {G(a) ^ x : 1 <= a <= r/3, x in s2[r - a]} over the
+    splits into three (a the smallest part; s2[r - a] also holds pairs with a part below a,
+    which are splits into three all the same). Invariant: every value so far is below
+    2^scalars[0] (>= 64), so XORs are too, and only the first 2^scalars[0] / 64 words of a
+    bitmap can be non-zero. scalars[1] = 1 when a value reaches HEX_VALUE_LIMIT (g is then
+    incomplete).
+    """
+    t = len(digits) - 1
+    any3 = False
+    for j in range(t + 1):
+        if digits[j] & 8:
+            any3 = True
+    reach = np.zeros(s2.shape[1], np.uint64)
+    bits = scalars[0]
+    for n in range(start, end):
+        wu = 1 << (bits - 6)
+        for w in range(wu):
+            s2[n, w] = 0
+        for a in range(1, n // 2 + 1):
+            v = g[a] ^ g[n - a]
+            s2[n, v >> 6] |= _ONE << np.uint64(v & 63)
+        if any3:
+            for w in range(wu):
+                t3[n, w] = 0
+            for a in range(1, n // 3 + 1):
+                hi = g[a] >> 6
+                lo = g[a] & 63
+                for w in range(wu):
+                    t3[n, w] |= _xor_bits(s2[n - a, w ^ hi], lo)
+        for w in range(wu):
+            reach[w] = 0
+        for j in range(min(t, n) + 1):
+            d = digits[j]
+            rest = n - j
+            if j > 0 and d & 1 and rest == 0:
+                reach[0] |= _ONE
+            if j > 0 and d & 2 and rest > 0:
+                reach[g[rest] >> 6] |= _ONE << np.uint64(g[rest] & 63)
+            if d & 4:
+                for w in range(wu):
+                    reach[w] |= s2[rest, w]
+            if d & 8:
+                for w in range(wu):
+                    reach[w] |= t3[rest, w]
+        x = first_zero_kernel(reach[:wu])
+        if x >= HEX_VALUE_LIMIT:
+            scalars[1] = 1
+            return
+        g[n] = x
+        while (1 << bits) <= x:
+            bits += 1
+    scalars[0] = bits
+
+
+@njit(cache=True, nogil=True)
+def split_period_kernel(g: np.ndarray, t: int, parts: int) -> tuple[int, int]:
+    """Smallest period p, with its preperiod e, proven for a game that splits a heap into
+    at most `parts` heaps (parts = 3: hexadecimal games with bit 8).
+
+    The octal periodicity theorem's induction, with three parts: the largest part c of a
+    split of n + p - j is >= (n + p - t) / 3, so G(c) = G(c - p) with c - p >= e' = max(e, 1)
+    whenever n >= 3e' + 2p + t; hence G(n + p) = G(n) for e <= n < 3e' + 2p + t proves it for
+    all n >= e (parts = 2 gives 2e' + p + t, the classic bound with e' for e). We ask
+    for it through n = parts e' + (parts - 1) p + t inclusive. Returns (0, 0) when no
+    period is proven yet.
+    """
+    size = len(g)
+    for p in range(1, size // 2 + 1):
+        n = size - 1 - p
+        while n >= 0 and g[n] == g[n + p]:
+            n -= 1
+        e = n + 1
+        if parts * max(e, 1) + parts * p + t <= size - 1:
+            return p, e
+    return 0, 0

@@ -10,8 +10,9 @@ come from the games' kernels (tables up to the largest heap); each move printed 
 checked with the plain rules (``rules.is_*_move``) and the position it leads to is
 re-evaluated to 0.
 
-A game is named as ``grundy octal`` names it (0.77, .07, 4.07), ``grundys`` for Grundy's
-game, or ``sub:1,3,4`` for the subtraction game {1, 3, 4}.
+A game is named as ``grundy octal`` names it (0.77, .07, 4.07), ``hex:0.F`` for a
+hexadecimal code as ``grundy hex`` takes it, ``grundys`` for Grundy's game, or
+``sub:1,3,4`` for the subtraction game {1, 3, 4}.
 
     >>> r = position_moves("0.77", "5,9,12")
     >>> r.value, r.outcome, r.moves[0].position
@@ -35,12 +36,14 @@ from .rules import (
     is_grundys_move,
     is_octal_move,
     is_subtraction_move,
+    parse_hex,
     parse_octal,
     parse_subtraction,
 )
 
 GRUNDYS = "grundys"
 SUB_PREFIX = "sub:"
+HEX_PREFIX = "hex:"
 #: the most heaps in a position
 HEAPS_MAX = 10_000
 BLOCK = 1 << 22  # splits compared at a time when searching a large heap's moves
@@ -77,14 +80,17 @@ class PositionMoves:
 
 
 def parse_game(text: str) -> Game:
-    """'0.77' (an octal code), 'grundys', or 'sub:1,3,4'; ValueError naming what is wrong."""
+    """'0.77' (an octal code), 'hex:0.F' (a hexadecimal code), 'grundys', or 'sub:1,3,4';
+    ValueError naming what is wrong."""
     t = text.strip()
     if t.lower() == GRUNDYS:
         return GRUNDYS
     if t.lower().startswith(SUB_PREFIX):
         return parse_subtraction(t[len(SUB_PREFIX):])
+    if t.lower().startswith(HEX_PREFIX):
+        return parse_hex(t[len(HEX_PREFIX):])
     if "." not in t and "·" not in t:
-        raise ValueError(f"invalid game {text[:40]!r}: expected an octal code such as 0.77, "
+        raise ValueError(f"invalid game {text[:40]!r}: expected an octal code such as 0.77, hex:0.F, "
                          f"'grundys', or a subtraction game such as sub:1,3,4")
     return parse_octal(t)
 
@@ -112,7 +118,7 @@ def parse_heaps(text: str) -> tuple[int, ...]:
 
 def game_name(game: Game) -> str:
     if isinstance(game, OctalCode):
-        return f"octal game {game.code}"
+        return f"{'hexadecimal' if max(game.digits) > 7 else 'octal'} game {game.code}"
     if isinstance(game, SubtractionSet):
         return f"subtraction game {{{','.join(map(str, game.moves))}}}"
     return "Grundy's game"
@@ -123,7 +129,10 @@ def heap_values(game: Game, count: int, run: RunOptions) -> np.ndarray:
     from . import api
 
     if isinstance(game, OctalCode):
-        return api.octal_values(game, count, run=run).values
+        if any(d & 8 for d in game.digits) and count > api.HEX3_COUNT_MAX:
+            raise ValueError(f"--heaps: a game that leaves three heaps takes heaps up to "
+                             f"{api.HEX3_COUNT_MAX - 1:,}, got {count - 1:,}")
+        return api.hex_values(game, count, run=run).values
     if isinstance(game, SubtractionSet):
         return api.subtraction_values(game, count, run=run).values
     return api.grundys_values(count, run=run).values
@@ -162,6 +171,11 @@ def options_of_value(game: Game, g: np.ndarray, heap: int, target: int) -> Itera
             yield (rest,)
         if d & 4 and rest >= 2:
             yield from _splits(g, rest, target, False)
+        if d & 8:  # three heaps a <= b <= c: a, then the splits of the rest with b >= a
+            for a in range(1, rest // 3 + 1):
+                for b, c in _splits(g, rest - a, target ^ int(g[a]), False):
+                    if b >= a:
+                        yield (a, b, c)
 
 
 def _legal(game: Game, heap: int, leaves: tuple[int, ...]) -> bool:

@@ -16,7 +16,8 @@ the general engine in ``general.py``); they favour being obviously right over sp
 - Octal games (Guy and Smith 1956; *Winning Ways* ch. 4): code d0.d1d2d3...; digit d_j
   says what may be done after removing j tokens from a heap: bit 1 — remove the whole
   heap (heap = j), bit 2 — leave one non-empty heap, bit 4 — leave two non-empty heaps.
-  d0 is 0 or 4 (4: split a heap in two without removing anything).
+  d0 is 0 or 4 (4: split a heap in two without removing anything). Hexadecimal codes
+  (Winning Ways ch. 4: 0.F, 4.8, ...) add bit 8 — leave three non-empty heaps.
 - Grundy's game: split a heap into two non-empty heaps of different sizes.
 - Subtraction games S = {s1, s2, ...}: a move removes some s in S tokens from one heap.
 
@@ -125,30 +126,46 @@ class OctalCode:
 _OCTAL = re.compile(r"([0-9]?)\.([0-9]*)")
 
 
+_HEX = re.compile(r"([0-9a-fA-F]?)\.([0-9a-zA-Z]*)")
+
+
 def parse_octal(code: str) -> OctalCode:
     """Parse '0.77', '.07', '4.07', '0.137' (also '·' for the point); ValueError if invalid."""
+    return _parse_code(code, "octal", _OCTAL, "01234567", ("0", "4"))
+
+
+def parse_hex(code: str) -> OctalCode:
+    """Parse a hexadecimal code such as '0.F', '4.8', '0.b' (digits 0-9, a-f, either case):
+    bit 8 of a digit also allows leaving three non-empty heaps; d0 is 0, 4, 8 or c."""
+    return _parse_code(code, "hexadecimal", _HEX, "0123456789abcdefABCDEF", ("0", "4", "8", "c"))
+
+
+def _parse_code(code: str, kind: str, pattern: re.Pattern, allowed: str, heads: tuple[str, ...]) -> OctalCode:
     text = code.strip().replace("·", ".")
-    m = _OCTAL.fullmatch(text)
+    m = pattern.fullmatch(text)
     if not m:
-        raise ValueError(f"invalid octal code {code!r}: expected d0.d1d2... such as 0.77 or 4.07")
+        raise ValueError(f"invalid {kind} code {code!r}: expected d0.d1d2... such as 0.77 or 4.07")
     if not m.group(1) and not m.group(2):
-        raise ValueError(f"invalid octal code {code!r}: no digits")
+        raise ValueError(f"invalid {kind} code {code!r}: no digits")
     head, tail = m.group(1) or "0", m.group(2)
-    if head not in ("0", "4"):
-        raise ValueError(f"invalid octal code {code!r}: the digit before the point must be 0 or 4")
-    bad = [c for c in tail if c not in "01234567"]
+    if head.lower() not in heads:
+        either = ", ".join(heads[:-1]) + " or " + heads[-1]
+        raise ValueError(f"invalid {kind} code {code!r}: the digit before the point must be {either}")
+    bad = [c for c in tail if c not in allowed]
+    article = "an" if kind[0] in "aeiou" else "a"
     if bad:
-        raise ValueError(f"invalid octal code {code!r}: {bad[0]!r} is not an octal digit")
+        raise ValueError(f"invalid {kind} code {code!r}: {bad[0]!r} is not {article} {kind} digit")
     if len(tail) > 64:
-        raise ValueError(f"invalid octal code {code!r}: at most 64 digits after the point")
-    digits = (int(head),) + tuple(int(c) for c in tail)
+        raise ValueError(f"invalid {kind} code {code!r}: at most 64 digits after the point")
+    digits = (int(head, 16),) + tuple(int(c, 16) for c in tail)
     while len(digits) > 1 and digits[-1] == 0:
         digits = digits[:-1]
     return OctalCode(code.strip(), digits)
 
 
 def octal_options(game: OctalCode, heap: int) -> Iterator[int | Sum]:
-    """Moves from one heap of an octal game: a heap size, or a Sum of two heaps."""
+    """Moves from one heap of an octal game: a heap size, or a Sum of two heaps (or of
+    three heaps, for a hexadecimal digit with bit 8)."""
     for j, d in enumerate(game.digits):
         rest = heap - j
         if rest < 0:
@@ -160,6 +177,10 @@ def octal_options(game: OctalCode, heap: int) -> Iterator[int | Sum]:
         if d & 4:
             for a in range(1, rest // 2 + 1):
                 yield Sum(a, rest - a)
+        if d & 8:
+            for a in range(1, rest // 3 + 1):
+                for b in range(a, (rest - a) // 2 + 1):
+                    yield Sum(a, b, rest - a - b)
 
 
 def grundys_options(heap: int) -> Iterator[Sum]:
@@ -172,9 +193,9 @@ def is_octal_move(game: OctalCode, heap: int, parts: tuple[int, ...]) -> bool:
     """Whether one move of the octal game takes `heap` to the non-empty heaps `parts`."""
     j = heap - sum(parts)
     k = len(parts)
-    if k > 2 or any(p < 1 for p in parts) or j < 0 or j >= len(game.digits):
+    if k > 3 or any(p < 1 for p in parts) or j < 0 or j >= len(game.digits):
         return False
-    return bool(game.digits[j] & (1 << k)) and (j > 0 or k == 2)
+    return bool(game.digits[j] & (1 << k)) and (j > 0 or k >= 2)
 
 
 def is_grundys_move(heap: int, parts: tuple[int, ...]) -> bool:
