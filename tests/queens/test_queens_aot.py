@@ -128,7 +128,7 @@ def test_a_count_with_aot_kernels_never_imports_numba():
     env = {k: v for k, v in os.environ.items() if k != "PUZZLESEARCH_KERNELS"}
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
     assert r.returncode == 0, r.stderr
-    assert r.stdout.startswith("n=13  solutions=73712  unique=9233\nmethod=corner  kernels=aot")
+    assert r.stdout.startswith("n=13  solutions=73712  unique=9233\nmethod=constellation  kernels=aot")
 
 
 def test_a_damaged_module_falls_back_to_jit(fresh_choice, tmp_path):

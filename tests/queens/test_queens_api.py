@@ -34,13 +34,14 @@ def test_counts_match_oeis_for_n_up_to_13():
     for n in range(1, 14):
         c = queens.count(n, run=ONE)
         assert (c.solutions, c.unique) == (TOTAL[n], UNIQUE[n]), n
-        assert c.method == ("corner" if n >= 4 else "complete")
+        assert c.method == ("constellation" if n >= 4 else "complete")
 
 
-def test_corner_method_agrees_with_plain_backtracker():
+def test_both_methods_agree_with_plain_backtracker():
     for n in range(1, 11):
-        c = queens.count(n, run=ONE)
-        assert (c.solutions, c.unique) == rules.count(n)
+        for method in api.METHODS:
+            c = queens.count(n, method=method, run=ONE)
+            assert (c.solutions, c.unique) == rules.count(n), (n, method)
 
 
 def test_completion_search_is_an_independent_count():

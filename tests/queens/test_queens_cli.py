@@ -25,7 +25,7 @@ def test_count_json_has_the_result_fields():
     d = r.json()
     assert (d["n"], d["solutions"], d["unique"]) == (10, TOTAL[10], UNIQUE[10])
     assert d["seconds"] >= 0 and d["kernels"] in ("aot", "jit")
-    assert (d["method"], d["tasks"], d["nodes"], d["fixed"], d["note"]) == ("corner", 11, None, "", "")
+    assert (d["method"], d["tasks"], d["nodes"], d["fixed"], d["note"]) == ("constellation", 1, None, "", "")
     assert list(d) == ["n", "solutions", "unique", "fixed", "method", "nodes", "tasks", "seconds", "note",
                        "kernels"]
 
@@ -54,11 +54,25 @@ def test_count_verbose_and_checkpoint(tmp_path):
     assert r.code == 0, r.err
     first, second = r.out.splitlines()
     assert first == "n=9  solutions=352  unique=46"
-    assert re.fullmatch(r"method=corner  kernels=(aot|jit)  tasks=9  seconds=[0-9.]+", second), second
-    # the same checkpoint for another board is refused
+    assert re.fullmatch(r"method=constellation  kernels=(aot|jit)  tasks=1  seconds=[0-9.]+", second), second
+    # the same checkpoint for another board, or for the other method, is refused
     r = run_cli("queens", "count", "-n", "10", "--checkpoint", path)
     assert_bad_input(r)
     assert r.err.startswith(f"puzzlesearch: error: checkpoint {path} was made for other parameters: ")
+    r = run_cli("queens", "count", "-n", "9", "--method", "corner", "--checkpoint", path)
+    assert_bad_input(r)
+    assert "was made for other parameters" in r.err and '"method":"constellation"' in r.err
+    # and with the method it was made for, it is reused
+    r = run_cli("queens", "count", "-n", "9", "--checkpoint", path)
+    assert r.code == 0 and r.out == "n=9  solutions=352  unique=46\n"
+
+
+def test_method_is_refused_with_fixed_queens():
+    r = run_cli("queens", "count", "-n", "8", "--fixed", "1:1", "--method", "corner")
+    assert_bad_input(r)
+    assert "completions of --fixed queens have their own search" in r.err
+    r = run_cli("queens", "count", "-n", "8", "--method", "fast")
+    assert_bad_input(r)
 
 
 def test_show_formats():

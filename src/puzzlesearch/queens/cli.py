@@ -47,10 +47,15 @@ def _fixed_option(f):
 @queens.command()
 @_n_option(f"1..{api.MAX_COUNT_N}; with --fixed 1..{api.MAX_N}")
 @_fixed_option
+@click.option("--method", type=click.Choice(api.METHODS), default=None,
+              help="How all solutions are counted: by start constellations (the default) or with the "
+                   "corner/rotation method, an independent cross-check.")
 @clikit.run_options(workers_help="Local processes (default: all cores; 1 if n <= 12).")
 @clikit.json_option
 @clikit.verbose_option
-def count(n: int, fixed: str | None, run: RunOptions, as_json: bool, verbose: bool) -> None:
+def count(
+    n: int, fixed: str | None, method: str | None, run: RunOptions, as_json: bool, verbose: bool
+) -> None:
     """Count all solutions and the unique ones (or the completions of --fixed queens).
 
     With --fixed, "unique" counts the symmetry classes that hold at least one completion.
@@ -59,7 +64,7 @@ def count(n: int, fixed: str | None, run: RunOptions, as_json: bool, verbose: bo
     if as_json:
         run = run.but(progress=False)
     with clikit.library_call(run):
-        result = api.count(n, fixed, run=run)
+        result = api.count(n, fixed, method=method, run=run)
     if as_json:
         clikit.emit_json(result)
         return
@@ -73,7 +78,7 @@ def count(n: int, fixed: str | None, run: RunOptions, as_json: bool, verbose: bo
     if verbose:
         r = result
         nodes = "" if r.nodes is None else f"  nodes={r.nodes}"
-        kernels = f"  kernels={r.kernels}" if r.method == "corner" else ""
+        kernels = f"  kernels={r.kernels}" if r.method in api.METHODS else ""
         click.echo(f"method={r.method}{kernels}  tasks={r.tasks}{nodes}  seconds={r.seconds:.3f}")
 
 
