@@ -15,10 +15,15 @@ Side by side, on the same machine in the same minutes:
   kernels save at start-up;
 - the first count on a machine, which builds the ahead-of-time kernels (empty cache).
 
+One board without search (``queens solve``, the explicit construction, verified, written
+with --out) is timed the same way, as a fresh process, for n = 10^6 and 10^7: targets
+(issue 14) 10^6 in at most 2 s, 10^7 in at most 20 s and 1 GiB. ``--solve`` runs only
+these and writes results/queens_solve.json; a full run keeps them under "solve" in queens.json.
+
 ``cpu_s`` is the CPU time of one run, worker processes included: on a shared machine it
 moves much less than the wall time.
 
-Usage: python benchmarks/queens.py [--quick] [--repeats R]
+Usage: python benchmarks/queens.py [--quick] [--solve] [--repeats R]
 """
 
 from __future__ import annotations
@@ -41,6 +46,8 @@ from _bench import measure, print_table, python_case, run_once, write_results  #
 REFERENCE = Path(__file__).parent / "ref" / "queens_corner.c"
 
 TARGETS = {16: 1.5, 17: 6.0}
+#: queens solve -n N --out FILE: (seconds, MiB) at most; None: not a target
+SOLVE_TARGETS = {10**6: (2.0, None), 10**7: (20.0, 1024.0)}
 
 
 def build_reference(tmp: Path) -> Path | None:
@@ -104,6 +111,55 @@ def case_row(n: int, workers: int, repeats: int) -> dict:
     }
 
 
+def solve_case(n: int, out: Path) -> list[str]:
+    args = ["queens", "solve", "-n", str(n), "--out", str(out), "--json"]
+    return python_case(
+        "from puzzlesearch.cli import main\n"
+        f"try:\n    main({args!r})\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
+    )
+
+
+def solve_rows(repeats: int) -> list[dict]:
+    """`queens solve -n N --out FILE` in fresh processes: median wall time, peak memory, and the
+    file checked afterwards (its size, and the board verified again from the text)."""
+    import numpy as np
+
+    from puzzlesearch.queens import construct
+
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "board.txt"
+        for n, (target_s, target_mib) in SOLVE_TARGETS.items():
+            m = measure(solve_case(n, out), repeats=repeats)
+            result = json.loads(m["stdout"])
+            cols = np.array(out.read_text().split(), dtype=np.int64) - 1
+            assert result["verified"] and construct.verify(cols, n) == "", n
+            met = m["seconds"] <= target_s and (target_mib is None or m["peak_mib"] <= target_mib)
+            rows.append({
+                "n": n,
+                "seconds": m["seconds"],
+                "search_seconds": result["seconds"],  # build + verify, in the process
+                "file_mb": out.stat().st_size / 1e6,
+                "peak_mib": m["peak_mib"],
+                "target_s": target_s,
+                "target_mib": target_mib,
+                "met": "yes" if met else "no",
+                "runs": m["runs"],
+            })
+            print(f"solve n={n}: {m['seconds']:.3f} s, {m['peak_mib']:.0f} MiB (runs {m['runs']})",
+                  flush=True)
+    return rows
+
+
+def print_solve(rows: list[dict]) -> None:
+    print_table(
+        "N-Queens solve (one board, constructed, verified, written with --out), fresh process, "
+        "median seconds",
+        rows,
+        ["n", "seconds", "search_seconds", "file_mb", "peak_mib", "target_s", "target_mib", "met"],
+    )
+
+
 def python_ratio(n: int = 11) -> dict:
     """Plain-Python bitboard count vs this program at n (one core, in-process, kernels loaded).
 
@@ -143,9 +199,19 @@ def python_ratio(n: int = 11) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="n = 12..16 only, one run each")
+    ap.add_argument("--solve", action="store_true",
+                    help="only queens solve -n 10^6 and 10^7 (writes queens_solve.json)")
     ap.add_argument("--repeats", type=int, default=3)
     opts = ap.parse_args()
     repeats = 1 if opts.quick else opts.repeats
+    if opts.solve:
+        load_before = os.getloadavg()
+        rows = solve_rows(opts.repeats)
+        load_after = os.getloadavg()
+        print_solve(rows)
+        print(f"load average before {load_before[0]:.2f}, after {load_after[0]:.2f}")
+        write_results("queens_solve", rows, {"load_average": [load_before, load_after]})
+        return
     sizes = range(12, 17) if opts.quick else range(12, 18)
     load_before = os.getloadavg()
     first = first_count_seconds()
@@ -172,6 +238,7 @@ def main() -> None:
         rows.append(case_row(18, 2, 1))
         print(f"n=18 workers=2: {rows[-1]['seconds']:.3f} s", flush=True)
     shutil.rmtree(tmp, ignore_errors=True)
+    solved = solve_rows(repeats)
     ratio = python_ratio()
     load_after = os.getloadavg()
     print_table(
@@ -180,6 +247,7 @@ def main() -> None:
         ["n", "workers", "seconds", "cpu_s", "solutions", "unique", "solutions_per_s", "target_s", "met",
          "peak_mib"],
     )
+    print_solve(solved)
     print(
         f"\nn={ratio['n']}, one core: plain-Python bitboard count {ratio['python_seconds']:.3f} s; "
         f"queens count {ratio['count_seconds']:.4f} s ({ratio['ratio_count']:.0f}x faster); "
@@ -187,7 +255,8 @@ def main() -> None:
     )
     print(f"first count on a machine (builds the ahead-of-time kernels): {first:.1f} s")
     print(f"load average before {load_before[0]:.2f}, after {load_after[0]:.2f}")
-    extra = {"python_ratio": ratio, "first_count_seconds": first, "load_average": [load_before, load_after]}
+    extra = {"python_ratio": ratio, "first_count_seconds": first, "load_average": [load_before, load_after],
+             "solve": solved}
     write_results("queens", rows, extra)
 
 
