@@ -1,10 +1,15 @@
 """N-Queens counts (total and unique in one search) on 1 and 2 cores, everything included.
 
-Each case is a fresh `puzzlesearch queens count -n N --workers W` process: interpreter
-start, imports, loading the kernels, the split into tasks, the worker pool and the search.
-Targets (issue 5): n = 16 in at most 1.5 s and n = 17 in at most 6 s on 2 cores; n = 18
-measured on 2 cores. The plain-Python bitboard counter (rules.count_bitboard) at n = 11 is
-timed against the kernel search at n = 11 on one core, in-process, to give the ratio.
+Each case is a fresh `puzzlesearch queens count -n N --method M --workers W` process:
+interpreter start, imports, loading the kernels, the split into tasks, the worker pool and
+the search. Both methods are timed: start constellations (the default) and the
+corner/rotation method (its cross-check); every count is checked against the published
+values (tests/data/queens.json, OEIS A000170 and A002562).
+
+Targets (issue 14, 2 cores): Q(18) in at most 10 s, Q(19) in at most 70 s, Q(20) in at
+most 9 minutes (a run of its own: see ``--n20``); per core, at least 3 times faster than
+the C corner reference at n = 17 in the same run. Older targets (issue 5): n = 16 in at
+most 1.5 s and n = 17 in at most 6 s on 2 cores.
 
 Side by side, on the same machine in the same minutes:
 
@@ -23,7 +28,11 @@ these and writes results/queens_solve.json; a full run keeps them under "solve" 
 ``cpu_s`` is the CPU time of one run, worker processes included: on a shared machine it
 moves much less than the wall time.
 
-Usage: python benchmarks/queens.py [--quick] [--solve] [--repeats R]
+``--n20 CHECKPOINT`` counts Q(20) on 2 cores with that checkpoint (a killed run resumes
+from it) and writes results/queens_n20.json; its wall time counts only if the run was
+not interrupted.
+
+Usage: python benchmarks/queens.py [--quick] [--solve] [--n20 CHECKPOINT] [--repeats R]
 """
 
 from __future__ import annotations
@@ -45,7 +54,9 @@ from _bench import measure, print_table, python_case, run_once, write_results  #
 
 REFERENCE = Path(__file__).parent / "ref" / "queens_corner.c"
 
-TARGETS = {16: 1.5, 17: 6.0}
+TARGETS = {16: 1.5, 17: 6.0, 18: 10.0, 19: 70.0, 20: 540.0}  # seconds on 2 cores
+PER_CORE_TARGET = 3.0  # at n = 17: the C reference's one-core time over ours on one core
+DATA = Path(__file__).parent.parent / "tests" / "data" / "queens.json"
 #: queens solve -n N --out FILE: (seconds, MiB) at most; None: not a target
 SOLVE_TARGETS = {10**6: (2.0, None), 10**7: (20.0, 1024.0)}
 
@@ -81,24 +92,37 @@ def first_count_seconds() -> float:
         return run_once(count_case(8, 1), env=env)[0]
 
 
-def count_case(n: int, workers: int) -> list[str]:
-    args = ["queens", "count", "-n", str(n), "--workers", str(workers), "--json", "--quiet"]
+def published(n: int) -> tuple[int, int]:
+    data = json.loads(DATA.read_text())
+    return data["all_solutions"]["values"][str(n)], data["unique_solutions"]["values"][str(n)]
+
+
+def count_case(n: int, workers: int, method: str = "constellation", checkpoint: str | None = None
+               ) -> list[str]:
+    args = ["queens", "count", "-n", str(n), "--method", method, "--workers", str(workers), "--json",
+            "--quiet"]
+    if checkpoint:
+        args += ["--checkpoint", checkpoint]
     return python_case(
         "from puzzlesearch.cli import main\n"
         f"try:\n    main({args!r})\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
     )
 
 
-def case_row(n: int, workers: int, repeats: int) -> dict:
+def case_row(n: int, workers: int, repeats: int, method: str = "constellation") -> dict:
     # CPU time of the runs (their worker processes included) is much less sensitive than
     # wall time to the other processes sharing the machine
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    m = measure(count_case(n, workers), repeats=repeats)
+    m = measure(count_case(n, workers, method), repeats=repeats)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) / repeats
     result = json.loads(m["stdout"])
+    assert (result["solutions"], result["unique"]) == published(n), (n, method, result)
+    if workers == 2 and n in TARGETS:
+        met = m["seconds"] <= TARGETS[n]
     return {
         "n": n,
+        "method": method,
         "workers": workers,
         "seconds": m["seconds"],
         "cpu_s": cpu,
@@ -108,7 +132,22 @@ def case_row(n: int, workers: int, repeats: int) -> dict:
         "solutions_per_s": result["solutions"] / m["seconds"],
         "peak_mib": m["peak_mib"],
         "runs": m["runs"],
+        **({"target_s": TARGETS[n], "met": "yes" if met else "no"} if workers == 2 and n in TARGETS else {}),
     }
+
+
+def n20_run(checkpoint: str) -> dict:
+    """Q(20) on 2 cores with a checkpoint: one fresh process, timed, checked."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    seconds, _, out = run_once(count_case(20, 2, "constellation", checkpoint))
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    result = json.loads(out)
+    assert (result["solutions"], result["unique"]) == published(20), result
+    return {"n": 20, "method": "constellation", "workers": 2, "seconds": seconds,
+            "cpu_s": after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime,
+            "solutions": result["solutions"], "unique": result["unique"], "tasks": result["tasks"],
+            "search_seconds": result["seconds"], "target_s": TARGETS[20],
+            "met": "yes" if seconds <= TARGETS[20] else "no", "checkpoint": checkpoint}
 
 
 def solve_case(n: int, out: Path) -> list[str]:
@@ -201,9 +240,20 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="n = 12..16 only, one run each")
     ap.add_argument("--solve", action="store_true",
                     help="only queens solve -n 10^6 and 10^7 (writes queens_solve.json)")
+    ap.add_argument("--n20", metavar="CHECKPOINT", help="only Q(20) on 2 cores with this checkpoint")
     ap.add_argument("--repeats", type=int, default=3)
     opts = ap.parse_args()
     repeats = 1 if opts.quick else opts.repeats
+    if opts.n20:
+        load_before = os.getloadavg()
+        row = n20_run(opts.n20)
+        load_after = os.getloadavg()
+        print_table("Q(20), 2 cores, fresh process", [row],
+                    ["n", "method", "workers", "seconds", "cpu_s", "solutions", "unique", "tasks", "target_s",
+                     "met"])
+        print(f"load average before {load_before[0]:.2f}, after {load_after[0]:.2f}")
+        write_results("queens_n20", [row], {"load_average": [load_before, load_after]})
+        return
     if opts.solve:
         load_before = os.getloadavg()
         rows = solve_rows(opts.repeats)
@@ -220,23 +270,33 @@ def main() -> None:
     exe = build_reference(tmp)
     rows = []
     for n in sizes:
-        for workers in (1, 2):
-            row = case_row(n, workers, repeats)
-            if workers == 2 and n in TARGETS:
-                row["target_s"] = TARGETS[n]
-                row["met"] = "yes" if row["seconds"] <= TARGETS[n] else "no"
-            rows.append(row)
-            print(f"n={n} workers={workers}: {row['seconds']:.3f} s (runs {row['runs']})", flush=True)
-        if n in TARGETS and exe is not None:
+        # both methods where they are compared with each other and with C; the default below
+        methods = ("constellation", "corner") if n >= 16 else ("constellation",)
+        for method in methods:
+            for workers in (1, 2):
+                rows.append(case_row(n, workers, repeats, method))
+                row = rows[-1]
+                print(f"n={n} {method} workers={workers}: {row['seconds']:.3f} s (runs {row['runs']})",
+                      flush=True)
+        if n in (16, 17) and exe is not None:
             rows.append(reference_row(exe, n, repeats))
-            assert (rows[-1]["solutions"], rows[-1]["unique"]) == (row["solutions"], row["unique"]), rows[-1]
+            assert (rows[-1]["solutions"], rows[-1]["unique"]) == published(n), rows[-1]
             print(f"n={n} C reference, one core: {rows[-1]['seconds']:.3f} s", flush=True)
         if n == 16:
             rows.append(jit_row(n, 2, repeats))
             print(f"n={n} workers=2, JIT kernels: {rows[-1]['seconds']:.3f} s", flush=True)
+    per_core = None
     if not opts.quick:
-        rows.append(case_row(18, 2, 1))
-        print(f"n=18 workers=2: {rows[-1]['seconds']:.3f} s", flush=True)
+        c17 = next(r for r in rows if r["n"] == 17 and r["workers"] == "C, 1")
+        ours = next(r for r in rows if r["n"] == 17 and r["workers"] == 1 and r["method"] == "constellation")
+        per_core = {"n": 17, "c_seconds": c17["seconds"], "ours_seconds": ours["seconds"],
+                    "ratio": c17["seconds"] / ours["seconds"], "target": PER_CORE_TARGET,
+                    "met": "yes" if c17["seconds"] / ours["seconds"] >= PER_CORE_TARGET else "no"}
+        for method, times in (("constellation", repeats), ("corner", 1)):
+            rows.append(case_row(18, 2, times, method))
+            print(f"n=18 {method} workers=2: {rows[-1]['seconds']:.3f} s", flush=True)
+        rows.append(case_row(19, 2, 1))
+        print(f"n=19 workers=2: {rows[-1]['seconds']:.3f} s", flush=True)
     shutil.rmtree(tmp, ignore_errors=True)
     solved = solve_rows(repeats)
     ratio = python_ratio()
@@ -244,9 +304,13 @@ def main() -> None:
     print_table(
         "N-Queens count (total + unique), fresh process, median seconds",
         rows,
-        ["n", "workers", "seconds", "cpu_s", "solutions", "unique", "solutions_per_s", "target_s", "met",
-         "peak_mib"],
+        ["n", "method", "workers", "seconds", "cpu_s", "solutions", "unique", "solutions_per_s", "target_s",
+         "met", "peak_mib"],
     )
+    if per_core:
+        pc = per_core
+        print(f"\nper core at n=17: C reference {pc['c_seconds']:.2f} s, ours {pc['ours_seconds']:.2f} s: "
+              f"{pc['ratio']:.2f}x (target {PER_CORE_TARGET}x: {pc['met']})")
     print_solve(solved)
     print(
         f"\nn={ratio['n']}, one core: plain-Python bitboard count {ratio['python_seconds']:.3f} s; "
@@ -256,7 +320,7 @@ def main() -> None:
     print(f"first count on a machine (builds the ahead-of-time kernels): {first:.1f} s")
     print(f"load average before {load_before[0]:.2f}, after {load_after[0]:.2f}")
     extra = {"python_ratio": ratio, "first_count_seconds": first, "load_average": [load_before, load_after],
-             "solve": solved}
+             "solve": solved, "per_core_n17": per_core}
     write_results("queens", rows, extra)
 
 
