@@ -96,11 +96,31 @@ def _main(argv: list[str] | None) -> None:
         msg = e.format_message().replace("\n", " ")
         click.echo(f"puzzlesearch: error: {msg}", err=True)
         sys.exit(clikit.EXIT_USAGE if isinstance(e, click.UsageError) else e.exit_code)
+    except OSError as e:
+        if _interrupted(e):
+            clikit.exit_interrupted(resumable=False)
+        _output_failed(e)
     except Exception as e:
         if _interrupted(e):
             clikit.exit_interrupted(resumable=False)
         raise
     sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def _output_failed(e: OSError) -> None:
+    """An OSError no command turned into its own message: the output could not be written
+    (a closed pipe, a full disk). One line on stderr (none for a closed pipe: the reader
+    left, as with `| head`), exit status 1, and stdout dropped so that Python's final
+    flush does not fail again with a traceback."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    if not isinstance(e, BrokenPipeError):
+        why = e.strerror or str(e)
+        click.echo(f"puzzlesearch: error: cannot write the output ({why})", err=True)
+    sys.exit(clikit.EXIT_CHECK_FAILED)
 
 
 if __name__ == "__main__":
