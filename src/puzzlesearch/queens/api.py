@@ -289,6 +289,14 @@ def _run(func: Callable, todo: list[dict], quick: bool, *, shared: object = None
 # --- listing -------------------------------------------------------------------------------------
 
 
+def check_limit(limit: int) -> None:
+    """Raise ValueError unless 0 <= limit <= sys.maxsize (how many boards a listing shows)."""
+    if not isinstance(limit, numbers.Integral) or isinstance(limit, bool) or limit < 0:
+        raise ValueError(f"--limit must be at least 0 (0 shows all), got {limit}")
+    if limit > sys.maxsize:  # islice's largest; a listing that long would never end anyway
+        raise ValueError(f"--limit must be at most {sys.maxsize} (0 shows all), got {limit}")
+
+
 def solutions(
     n: int, unique: bool = False, fixed: Givens | Mapping[int, int] | str | None = None, *, limit: int = 0
 ) -> Iterator[Board]:
@@ -300,10 +308,7 @@ def solutions(
     boards are taken (Ctrl-C stops it at once, see engine.interrupt).
     """
     given = givens(n, fixed)
-    if not isinstance(limit, numbers.Integral) or isinstance(limit, bool) or limit < 0:
-        raise ValueError(f"--limit must be at least 0 (0 shows all), got {limit}")
-    if limit > sys.maxsize:  # islice's largest; a listing that long would never end anyway
-        raise ValueError(f"--limit must be at most {sys.maxsize} (0 shows all), got {limit}")
+    check_limit(limit)
     if given.note:
         return iter(())
     boards = _listing(n, unique, tasks.fixed_array(n, dict(given.squares)))
@@ -328,5 +333,5 @@ def _listing(n: int, unique: bool, fixed_row: np.ndarray) -> Iterator[Board]:
             yield tuple(int(c) for c in out[i])
 
 
-__all__ = ["LIST_BATCH", "MAX_COUNT_N", "MAX_N", "METHODS", "Board", "Count", "Givens", "check_n", "count",
-           "givens", "solutions"]
+__all__ = ["DEFAULT_METHOD", "LIST_BATCH", "MAX_COUNT_N", "MAX_N", "METHODS", "Board", "Count", "Givens",
+           "check_limit", "check_n", "count", "givens", "solutions"]

@@ -142,8 +142,7 @@ def _show_constructed(n: int, limit: int, fmt: str, as_json: bool, t0: float) ->
     """`show` beyond SEARCH_N without --fixed/--unique: the constructed board, checked like
     every other argument first (a --limit below 0 is refused here too)."""
     with clikit.library_call(resumable=False):
-        if limit < 0:
-            raise ValueError(f"--limit must be at least 0 (0 shows all), got {limit}")
+        api.check_limit(limit)
         n = construct.check_n(n)
         if not as_json:
             construct.check_format(fmt, n)
