@@ -15,11 +15,13 @@ import time
 import pytest
 
 from conftest import load_data
+from puzzlesearch.queens import tasks
 
 DATA = load_data("queens")
 TOTAL = {int(k): v for k, v in DATA["all_solutions"]["values"].items()}
 UNIQUE = {int(k): v for k, v in DATA["unique_solutions"]["values"].items()}
-N, TASKS = 16, 212  # about 1.5 s of one core: time to be interrupted, short to resume
+N = 16  # about 1.5 s of one core: time to be interrupted, short to resume
+TASKS = len(tasks.constellation_tasks(N))  # the default method's
 
 
 def _count(*args):
