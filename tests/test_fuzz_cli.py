@@ -86,6 +86,8 @@ BASE: dict[tuple[str, str], dict[str, tuple[str, ...]]] = {
     ("topswops", "solve"): {"-n": ("5",)},
     ("topswops", "optimal"): {"-n": ("5",)},
     ("topswops", "play"): {"args": ("3", "1", "2")},
+    ("topswops", "long"): {"-n": ("5",), "--seconds": ("0.5",)},
+    ("topswops", "estimate"): {"-n": ("5",), "--probes": ("100",)},
     ("shuffle", "solve"): {"-n": ("3",)},
     ("shuffle", "god"): {"-n": ("3",)},
     ("pancake", "solve"): {"args": ("3", "1", "2")},

@@ -13,6 +13,10 @@ The public API is in api.py (re-exported here). The modules, by job:
     bounds.py           the forward search's bounds f(m), m < n, from the results store
     calls.py            calling a kernel: interruptible, watched by a meter, buffers that grow
     plain.py            both searches in plain Python (the kernels' references, small n)
+    long_kernel.py      beam and depth-first searches backward for long decks (numba)
+    long.py             `long`: an anytime search for long decks, any n <= 255
+    estimate_kernel.py  random probes of the forward tree (numba)
+    estimate.py         `estimate`: Knuth's estimate of the forward search's size and time
     api.py, cli.py      the public API, and the command line over it
 """
 
@@ -25,10 +29,12 @@ from .api import (
     RunOptions,
     Solution,
     deck,
+    estimate,
+    long,
     optimal,
     play,
     solve,
 )
 
-__all__ = ["MODES", "SEARCHES", "Optimal", "Play", "RunOptions", "Solution", "deck", "optimal", "play",
-           "rules", "solve"]
+__all__ = ["MODES", "SEARCHES", "Optimal", "Play", "RunOptions", "Solution", "deck", "estimate", "long",
+           "optimal", "play", "rules", "solve"]

@@ -38,8 +38,12 @@ from puzzlesearch.topswops import rules
 from puzzlesearch.topswops.limits import check_n
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from puzzlesearch.topswops.backward import BackwardResult
+    from puzzlesearch.topswops.estimate import Estimate
     from puzzlesearch.topswops.forward import ForwardResult
+    from puzzlesearch.topswops.long import Improvement, LongResult
 
 MODES = ("backward", "forward", "both")
 #: the modes that list decks (optimal)
@@ -137,6 +141,25 @@ def optimal(n: int, mode: str = "forward", *, run: RunOptions = RunOptions()) ->
     return Optimal(n=s.n, steps=s.backward if mode == "backward" else s.forward, decks=s.decks)
 
 
+def long(n: int, seconds: float = 60.0, seed: int = 0,
+         report: Callable[[Improvement], None] | None = None, goal: int | None = None) -> LongResult:
+    """Long decks of n cards (n <= 255) by an anytime search of about `seconds`
+    (long.py): each longer deck, replayed with the plain rules, goes to `report` at once.
+    `goal`: stop as soon as a deck makes that many steps."""
+    from puzzlesearch.topswops.long import long_decks
+
+    return long_decks(n, seconds, seed, report, goal)
+
+
+def estimate(n: int, workers: int | None = None, probes: int = 200_000, seed: int = 0,
+             store: str | None = None) -> Estimate:
+    """Knuth's random-probe estimate of the forward search's nodes for n (n <= 16), and
+    its expected time on `workers` workers (estimate.py)."""
+    from puzzlesearch.topswops.estimate import estimate as knuth
+
+    return knuth(n, workers=workers, probes=probes, seed=seed, store=store)
+
+
 def deck(cards: str | Iterable[int | str]) -> tuple[int, ...]:
     """A deck from its cards, top first: whole numbers given as a sequence or as a string
     ("3 1 2", "3,1,2"). ValueError unless they are a permutation of 1..n."""
@@ -157,5 +180,5 @@ def play(cards: str | Iterable[int | str]) -> Play:
     return Play(deck=d, steps=len(trace) - 1, trace=trace)
 
 
-__all__ = ["MODES", "SEARCHES", "Optimal", "Play", "RunOptions", "Solution", "deck", "optimal", "play",
-           "solve"]
+__all__ = ["MODES", "SEARCHES", "Optimal", "Play", "RunOptions", "Solution", "deck", "estimate", "long",
+           "optimal", "play", "solve"]

@@ -4,6 +4,7 @@ check is the API's (api.py)."""
 from __future__ import annotations
 
 import sys
+from dataclasses import asdict
 
 import click
 
@@ -13,6 +14,10 @@ from puzzlesearch.engine.options import RunOptions
 from . import api
 
 WORKERS_HELP = "Worker processes for the forward search (default: all cores for n >= 13, else 1)."
+
+
+#: seeds are 63-bit (the kernels' generators take 64 bits; a negative or longer one is a typo)
+SEED_MAX = 2**63 - 1
 
 
 def _deck(cards: list[int], free: str = "_") -> str:
@@ -105,3 +110,61 @@ def play(cards: tuple[str, ...], as_json: bool) -> None:
     for d in p.trace:
         click.echo(_deck(d))
     click.echo(f"steps={p.steps}")
+
+
+@topswops.command(name="long")
+@click.option("-n", "n", type=int, required=True, help="Number of cards (up to 255).")
+@click.option("--seconds", type=float, default=60.0, show_default=True, help="Stop after this many seconds.")
+@click.option("--seed", type=click.IntRange(0, SEED_MAX), default=0, show_default=True,
+              help="Seed of the random choices.")
+@clikit.json_option
+def long_decks(n: int, seconds: float, seed: int, as_json: bool) -> None:
+    """Long decks for any n: each longer deck as soon as it is found (anytime; Ctrl-C keeps them)."""
+
+    def report(imp: api.Improvement) -> None:
+        if not as_json:
+            click.echo(f"{imp.steps} steps  {_deck(list(imp.deck))}  ({imp.seconds:.3f} s, {imp.method})")
+            sys.stdout.flush()  # a killed run keeps every line it printed
+
+    with clikit.library_call():
+        r = api.long(n, seconds, seed, report=report)
+    if as_json:
+        clikit.emit_json({"n": r.n, "seed": r.seed, "steps": r.steps, "deck": list(r.deck),
+                          "seconds": r.seconds, "improvements": [asdict(i) | {"deck": list(i.deck)}
+                                                                 for i in r.improvements]})
+        return
+    click.echo(f"best: {r.steps} steps in {r.seconds:.1f} s (n={r.n}, seed {r.seed})")
+
+
+@topswops.command()
+@click.option("-n", "n", type=int, required=True, help="Number of cards (up to 16).")
+@click.option("--workers", "for_workers", type=clikit.Workers(), default=None,
+              help="Workers the expected time is for (default: all cores).")
+@click.option("--probes", type=click.IntRange(1, 10**8), default=200_000, show_default=True,
+              help="Random root-to-leaf probes.")
+@click.option("--seed", type=click.IntRange(0, SEED_MAX), default=0, show_default=True,
+              help="Seed of the random probes.")
+@clikit.run_options(workers=False, checkpoint=False, store=True)
+@clikit.json_option
+def estimate(n: int, for_workers: int | None, probes: int, seed: int, run: RunOptions, as_json: bool) -> None:
+    """The forward search's size for n by Knuth's random probes, and its expected time."""
+    with clikit.library_call():
+        e = api.estimate(n, workers=for_workers, probes=probes, seed=seed, store=run.store)
+    if as_json:
+        clikit.emit_json(e)
+        return
+    source = {"store": "f(n) from the results store", "f(n-1)+1": "f(n-1)+1",
+              "long": f"the best deck `long` found in {e.long_seconds:.2g} s"}[e.target_from]
+    click.echo(f"n={e.n}  target={e.target} ({source}; the search starts at {e.first_target})")
+    click.echo(f"nodes: {e.nodes:.4g} +- {e.stderr:.2g} (standard error, {e.probes} probes); "
+               f"{e.upper:.4g} if no deck raised the target above {e.first_target}")
+    click.echo(f"speed: {e.nodes_per_second / 1e6:.1f} Mnodes/s per worker ({e.sampled_nodes} nodes timed)")
+    click.echo(f"expected time: {_duration(e.seconds)} on {e.workers} worker(s)")
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.3g} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.1f} min"
+    return f"{seconds / 3600:.1f} h"

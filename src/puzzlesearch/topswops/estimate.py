@@ -1,0 +1,166 @@
+"""How big is the forward search for n, before running it (`topswops estimate`).
+
+Knuth's estimate [D. E. Knuth, "Estimation of the efficiency of backtrack programs",
+Math. Comp. 29 (1975) 121-136]: walk from the root of a search tree to a leaf, choosing
+each child at random; with d_1, d_2, ... the numbers of children met on the way,
+1 + d_1 + d_1 d_2 + ... is an unbiased estimate of the number of nodes. The mean over many
+such probes estimates the size of the tree, and their spread gives a standard error.
+
+The tree is the forward search's (forward_kernel.py), node for node (estimate_kernel.py),
+with its bounds f(m), m < n, and a fixed target. The real search raises its target to the
+best it has found; it meets an optimal deck early, so its tree is close to the tree with
+target f(n) (measured: n = 13, 126,133,281 nodes against 121,121,271 with target 80 from
+the start, and 3.4e8 with target f(12) + 1 = 66). So the target of the estimate is f(n)
+when the results store has it, else the length of the best deck `topswops long` finds in
+a few seconds (at most f(n), so the estimate errs high), and never below f(n-1) + 1.
+
+Nodes per second come from the real kernel, timed on random subtrees (below the choices
+of random probes, at a depth where a subtree is about SUBTREE nodes) for about `sample`
+seconds; the expected time on W workers is nodes / (nodes per second x W).
+"""
+
+from __future__ import annotations
+
+import operator
+import os
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from puzzlesearch.topswops import calls
+from puzzlesearch.topswops.limits import LONG_FROM, MAX_FORWARD
+
+#: the typical size of a subtree timed for the nodes per second
+SUBTREE = 2e5
+
+
+@dataclass(frozen=True)
+class Estimate:
+    n: int
+    target: int  # the target of the estimated tree
+    target_from: str  # where it comes from: "store" (f(n)), "long" (a deck found), "f(n-1)+1"
+    long_seconds: float  # how long `long` looked for it (0: not run)
+    first_target: int  # f(n-1) + 1, where the real search starts
+    nodes: float  # the estimate
+    stderr: float  # its standard error
+    probes: int
+    nodes_per_level: list[float]  # estimated nodes after l choices
+    upper: float  # the estimate with target f(n-1)+1 (the tree if no deck raised the target)
+    nodes_per_second: float
+    sampled_nodes: int
+    workers: int
+    seconds: float  # expected time of the forward search on `workers` workers
+    took: float  # seconds this estimate took
+
+
+def long_time(n: int) -> float:
+    """Seconds of `long` for the target: grows with the search it is for, at most 5."""
+    return min(5.0, 0.02 * 2 ** (n / 2))
+
+
+def check(n: object) -> int:
+    try:
+        n = operator.index(n)  # type: ignore[arg-type]
+    except TypeError:
+        raise ValueError(f"n must be a whole number, got {n!r}") from None
+    if not 1 <= n <= MAX_FORWARD:
+        raise ValueError(f"estimate supports 1 <= n <= {MAX_FORWARD} (the forward search it estimates packs "
+                         f"a deck 4 bits a card), got n={n}")
+    return n
+
+
+def _bounds(n: int, store: str | None) -> tuple[list[int], int | None]:
+    """f(0..n-1) (bounds.own_bounds: computed now for the small ones) and f(n) if the
+    store has it. A missing f(m) with m >= LONG_FROM is refused: it is a long run."""
+    from puzzlesearch.engine.store import ResultsStore
+    from puzzlesearch.topswops.bounds import STORE_PUZZLE, key, own_bounds
+
+    with ResultsStore(store) as db:
+        missing = [m for m in range(LONG_FROM, n) if db.get(STORE_PUZZLE, key(m)) is None]
+        known = db.get(STORE_PUZZLE, key(n))
+    if missing:
+        raise ValueError(f"the estimate for n={n} needs f({missing[0]}) in the results store; run "
+                         f"`puzzlesearch topswops solve -n {missing[0]} --mode forward` first")
+    return own_bounds(n, store=store), None if known is None else int(known)
+
+
+def _probe(n: int, bound: np.ndarray, target: int, probes: int, rng: np.ndarray):
+    from puzzlesearch.topswops.estimate_kernel import probe_kernel
+
+    per_level = np.zeros(n + 2, np.float64)
+    paths = np.zeros((probes, n), np.int8)
+    ests = calls.call(probe_kernel, n, bound, target, probes, rng, per_level, paths)
+    return ests, per_level / probes, paths
+
+
+def _rate(n: int, bound: np.ndarray, target: int, per_level: np.ndarray, paths: np.ndarray,
+          sample: float, rng: np.random.Generator) -> tuple[float, int]:
+    """Nodes per second of the real kernel, timed on subtrees below random probes' choices."""
+    from puzzlesearch.topswops.forward_kernel import forward_kernel
+
+    total = per_level.sum()
+    depth = 0
+    while depth + 1 < len(per_level) and per_level[depth + 1] > 0 and \
+            per_level[depth:].sum() / per_level[depth] > SUBTREE:
+        depth += 1
+    rows = np.flatnonzero(paths[:, depth - 1] != 0) if depth > 0 else np.zeros(1, np.int64)
+    nodes_arr = np.zeros(n + 2, np.int64)
+    count, spent = 0, 0.0
+    if total <= 0 or len(rows) == 0:
+        return 0.0, 0
+    while spent < sample:
+        prefix = paths[rng.choice(rows), :depth].astype(np.int8)
+        t0 = time.perf_counter()
+        calls.call(forward_kernel, n, bound, target, prefix, 0, calls.FIRST_CAP, nodes_arr)
+        spent += time.perf_counter() - t0
+        count += int(nodes_arr.sum())
+        if depth == 0:
+            break
+    return count / spent if spent > 0 else 0.0, count
+
+
+def estimate(n: int, workers: int | None = None, probes: int = 200_000, seed: int = 0,
+             sample: float = 1.0, long_seconds: float | None = None, store: str | None = None) -> Estimate:
+    """Knuth's estimate of the forward search's nodes for n, and its expected time on
+    `workers` workers (default: all cores). See the module docstring. `long_seconds`: how
+    long `long` looks for a target when the store has no f(n) (default long_time(n))."""
+    from puzzlesearch.topswops.bounds import first_target
+    from puzzlesearch.topswops.forward import _bound_array
+    from puzzlesearch.topswops.long import _rng, long_decks
+
+    n = check(n)
+    workers = (os.cpu_count() or 1) if workers is None else operator.index(workers)
+    if workers < 1:
+        raise ValueError(f"--workers must be at least 1, got {workers}")
+    probes = operator.index(probes)
+    seed = operator.index(seed)
+    if not 1 <= probes <= 10**8:
+        raise ValueError(f"--probes must be between 1 and 10**8, got {probes}")
+    t0 = time.perf_counter()
+    bounds, fn = _bounds(n, store)
+    first = first_target(bounds, n)
+    if fn is not None:
+        target, source, long_seconds = fn, "store", 0.0
+    else:
+        long_seconds = long_time(n) if long_seconds is None else long_seconds
+        found = long_decks(n, long_seconds, seed).steps if n > 1 else 0
+        target, source = (found, "long") if found >= first else (first, "f(n-1)+1")
+    bound = _bound_array(n, bounds)
+    ests, per_level, paths = _probe(n, bound, target, probes, _rng(seed))
+    upper = float(ests.mean())
+    if target > first:
+        upper = float(_probe(n, bound, first, probes, _rng(seed + 1))[0].mean())
+    pick = np.random.default_rng(seed & (2**64 - 1))
+    rate, sampled = _rate(n, bound, target, per_level, paths, sample, pick)
+    nodes = float(ests.mean())
+    return Estimate(
+        n=n, target=target, target_from=source, long_seconds=long_seconds, first_target=first, nodes=nodes,
+        stderr=float(ests.std(ddof=1) / np.sqrt(probes)) if probes > 1 else float("nan"),
+        probes=probes, nodes_per_level=[float(x) for x in per_level[: n + 1]], upper=upper,
+        nodes_per_second=rate, sampled_nodes=sampled, workers=workers,
+        seconds=nodes / (rate * workers) if rate > 0 else 0.0, took=time.perf_counter() - t0,
+    )
+
+
+__all__ = ["SUBTREE", "Estimate", "check", "estimate", "long_time"]

@@ -1,0 +1,243 @@
+"""The kernels of `topswops long` (numba): a beam search backward, and depth-first
+searches restarted from prefixes of the best walk. The method is in long.py.
+
+A walk is a list of un-moves k ("reverse the top k cards", undone) from the final deck
+"1 _ _ ... _", where _ is a position whose card is not decided yet (0 here). Undoing k is
+legal when position k-1 holds k, or is undecided and k is nowhere in the deck (k goes
+there); the top k cards are then reversed, which puts k on top.
+Invariant: every card that has been on top along a walk is decided, so any way of filling
+the undecided positions gives a start deck that plays exactly the reverse of the walk:
+as many steps as the walk has un-moves (Pepperdine 1989; Knuth's topswops.w).
+Cards are bytes (uint8, 0 = undecided): n <= 255.
+The random numbers come from a xorshift64* generator whose state is the caller's (rng[0]),
+so a run is repeatable from its --seed whatever thread runs the kernel.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True, inline="always")
+def _next(rng):
+    """xorshift64* (Vigna 2016): the next 64-bit random number; rng[0] is its state."""
+    x = rng[0]
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    rng[0] = x
+    return x * np.uint64(0x2545F4914F6CDD1D)
+
+
+@njit(cache=True, inline="always")
+def _below(rng, m):
+    """A random whole number in 0..m-1 (m >= 1)."""
+    return np.int64((_next(rng) >> np.uint64(11)) % np.uint64(m))
+
+
+@njit(cache=True, inline="always")
+def _undo(deck, used, k):
+    """Undo the move k: card k goes to position k-1 if it was unassigned there, then the
+    top k cards are reversed, which puts k on top."""
+    if deck[k - 1] == 0:
+        deck[k - 1] = k
+        used[k] = True
+    i, j = 0, k - 1
+    while i < j:
+        deck[i], deck[j] = deck[j], deck[i]
+        i += 1
+        j -= 1
+
+
+@njit(cache=True, nogil=True)
+def dfs_kernel(n, best, best_len, rng, tries, budget_log):
+    """At most `tries` rounds, each the best walk's first c un-moves (c random) followed by
+    a depth-first search over the legal un-moves, children in random order, stopped after
+    a random number of nodes up to 2**budget_log. The longest walk met at least as long as
+    the best replaces it; one strictly longer ends the call. Returns (best length, rounds)."""
+    cap = len(best)
+    deck = np.zeros(n, np.uint8)
+    used = np.zeros(n + 1, np.bool_)
+    walk = np.zeros(cap, np.uint8)
+    assigned = np.zeros(cap, np.bool_)
+    cand = np.zeros((cap + 1, n), np.uint8)
+    ncand = np.zeros(cap + 1, np.int64)
+    top = np.zeros(cap, np.uint8)
+    for t in range(tries):
+        if best_len == 0 or _below(rng, 2) == 0:
+            c = _below(rng, best_len + 1)
+        else:
+            c = best_len - _below(rng, min(best_len, 2 * n) + 1)
+        budget = np.int64(1) << (6 + _below(rng, budget_log - 5))
+        deck[:] = 0
+        used[:] = False
+        deck[0] = 1
+        used[1] = True
+        for s in range(c):
+            walk[s] = best[s]
+            _undo(deck, used, np.int64(best[s]))
+        deepest = c
+        top[:c] = walk[:c]
+        level = c
+        ncand[level] = _legal(n, deck, used, cand[level], rng)
+        nodes = 0
+        while nodes < budget:
+            if ncand[level] == 0:
+                if level == c:
+                    break
+                level -= 1
+                k = np.int64(walk[level])
+                i, j = 0, k - 1
+                while i < j:
+                    deck[i], deck[j] = deck[j], deck[i]
+                    i += 1
+                    j -= 1
+                if assigned[level]:
+                    deck[k - 1] = 0
+                    used[k] = False
+                continue
+            ncand[level] -= 1
+            k = np.int64(cand[level, ncand[level]])
+            walk[level] = k
+            assigned[level] = deck[k - 1] == 0
+            _undo(deck, used, k)
+            level += 1
+            nodes += 1
+            if level > deepest:
+                deepest = level
+                top[:level] = walk[:level]
+            if level >= cap:
+                ncand[level] = 0
+            else:
+                ncand[level] = _legal(n, deck, used, cand[level], rng)
+        if deepest >= best_len and deepest > c:
+            best[:deepest] = top[:deepest]
+            better = deepest > best_len
+            best_len = deepest
+            if better:
+                return best_len, t + 1
+    return best_len, tries
+
+
+@njit(cache=True, inline="always")
+def _legal(n, deck, used, out, rng):
+    """The legal un-moves at `deck`, into out[:m] in random order; returns m."""
+    m = 0
+    for k in range(2, n + 1):
+        x = deck[k - 1]
+        if x == k or (x == 0 and not used[k]):
+            out[m] = k
+            m += 1
+    for i in range(m - 1, 0, -1):
+        j = _below(rng, i + 1)
+        out[i], out[j] = out[j], out[i]
+    return m
+
+
+@njit(cache=True, nogil=True)
+def beam_kernel(n, width, rng, best, maxdepth):
+    """Beam search backward from "1 _ ... _": at each depth keep the `width` partial decks
+    with the most unassigned positions (most freedom left; ties at random), no deck twice,
+    expand each by every legal un-move. Stops when no deck is left or at maxdepth.
+    Writes the walk of a deepest deck into best[:depth] and returns depth."""
+    cur = np.zeros((width, n), np.uint8)
+    cur_free = np.zeros(width, np.int64)
+    kids = np.zeros((width * (n - 1), n), np.uint8)
+    kid_from = np.zeros(width * (n - 1), np.int64)
+    kid_k = np.zeros(width * (n - 1), np.uint8)
+    score = np.zeros(width * (n - 1), np.int64)
+    keys = np.zeros(width * (n - 1), np.uint64)
+    par = []  # par[d][b], park[d][b]: the parent and the un-move of deck b at depth d + 1
+    park = []
+    used = np.zeros(n + 1, np.bool_)
+    cur[0, 0] = 1
+    cur_free[0] = n - 1
+    ncur = 1
+    depth = 0
+    while depth < maxdepth:
+        m = 0
+        for b in range(ncur):
+            used[:] = False
+            for i in range(n):
+                used[cur[b, i]] = True
+            for k in range(2, n + 1):
+                x = cur[b, k - 1]
+                if x == k or (x == 0 and not used[k]):
+                    row = kids[m]
+                    row[:] = cur[b]
+                    f = cur_free[b]
+                    if x == 0:
+                        row[k - 1] = k
+                        f -= 1
+                    i, j = 0, k - 1
+                    while i < j:
+                        row[i], row[j] = row[j], row[i]
+                        i += 1
+                        j -= 1
+                    h = np.uint64(1469598103934665603)
+                    for q in range(n):
+                        h = (h ^ np.uint64(row[q])) * np.uint64(1099511628211)
+                    keys[m] = h
+                    score[m] = -(f << 20) - np.int64(_below(rng, 1 << 20))
+                    kid_from[m] = b
+                    kid_k[m] = k
+                    m += 1
+        if m == 0:
+            break
+        order = np.argsort(score[:m])
+        seen = set()
+        seen.add(np.uint64(0))
+        nnext = 0
+        nxt = np.zeros((min(width, m), n), np.uint8)
+        par.append(np.zeros(min(width, m), np.int32))
+        park.append(np.zeros(min(width, m), np.uint8))
+        for o in order:
+            if nnext >= width:
+                break
+            h = keys[o]
+            if h in seen:
+                continue
+            seen.add(h)
+            nxt[nnext] = kids[o]
+            par[depth][nnext] = kid_from[o]
+            park[depth][nnext] = kid_k[o]
+            nnext += 1
+        for b in range(nnext):
+            cur[b] = nxt[b]
+            f = 0
+            for i in range(n):
+                if nxt[b, i] == 0:
+                    f += 1
+            cur_free[b] = f
+        ncur = nnext
+        depth += 1
+    # the walk to deck 0 of the last level, read back through the parents
+    b = 0
+    for d in range(depth - 1, -1, -1):
+        best[d] = park[d][b]
+        b = par[d][b]
+    return depth
+
+
+@njit(cache=True)
+def start_deck(n, walk, length):
+    """The start deck of walk[:length]: its un-moves undone from "1 _ ... _", the
+    unassigned positions then filled with the unused cards in increasing order."""
+    deck = np.zeros(n, np.uint8)
+    used = np.zeros(n + 1, np.bool_)
+    deck[0] = 1
+    used[1] = True
+    for s in range(length):
+        _undo(deck, used, np.int64(walk[s]))
+    v = 1
+    for i in range(n):
+        if deck[i] == 0:
+            while used[v]:
+                v += 1
+            deck[i] = v
+            used[v] = True
+    return deck
+
+
+__all__ = ["beam_kernel", "dfs_kernel", "start_deck"]
