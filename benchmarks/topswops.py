@@ -5,6 +5,8 @@ results store). Also: first-run compilation vs cached start, and the ratio of th
 kernels to their plain-Python versions at a small n.
 
     python benchmarks/topswops.py [--repeats 3] [--full]
+    python benchmarks/topswops.py --long [--seconds 60] [--sizes 8-17]   (issue 13: `long`)
+    python benchmarks/topswops.py --estimate [--sizes 13-15]              (issue 13: `estimate`)
 
 Targets (issue 2; Knuth's C on one core of a machine like this): forward n=14 <= 40 s
 (C: 40 s), backward n=12 <= 3 s (C: 2.9 s), first compilation <= 20 s, cached start <= 2 s.
@@ -110,11 +112,88 @@ def plain_ratio(n: int) -> list[dict]:
     ]
 
 
+# --- issue 13: `topswops long` and `topswops estimate` ------------------------------------------------
+
+#: f(n), published (tests/data/topswops.json; n = 22, 23: the best known lower bounds)
+PUBLISHED_F = {1: 0, 2: 1, 3: 2, 4: 4, 5: 7, 6: 10, 7: 16, 8: 22, 9: 30, 10: 38, 11: 51, 12: 65, 13: 80,
+               14: 101, 15: 113, 16: 139, 17: 159, 18: 191, 19: 221, 20: 249, 21: 282, 22: 335, 23: 382}
+#: nodes of the real forward search, measured by this program: n = 13, 14 in results/topswops.json (one
+#: worker), n = 15 on 2 workers (README, "Long searches": 3.0e10)
+MEASURED_NODES = {13: 126_133_281, 14: 1_086_308_709, 15: 3.0e10}
+#: the bounds f(m) the estimate needs, this program's own results (as above), put in a fresh store
+OWN_F = {m: PUBLISHED_F[m] for m in range(1, 15)}
+
+
+def long_case(n: int, seconds: float, seed: int = 0) -> dict:
+    """One `topswops long` run in a fresh process: the best length, and when each length came."""
+    argv = cli("topswops", "long", "-n", str(n), "--seconds", str(seconds), "--seed", str(seed), "--json")
+    s, peak, out = run_once(argv)
+    j = json.loads(out)
+    f = PUBLISHED_F.get(n)
+    hit = next((i["seconds"] for i in j["improvements"] if f is not None and i["steps"] >= f), None)
+    return {"n": n, "best": j["steps"], "f(n)": f, "reached": hit is not None,
+            "at_s": j["improvements"][-1]["seconds"], "first_f(n)_s": hit, "seconds": seconds, "wall_s": s,
+            "peak_MiB": peak, "seed": seed,
+            "deck": j["deck"]}
+
+
+def estimate_case(n: int, workers: int = 2) -> dict:
+    """`topswops estimate` with a fresh store holding only f(1..n-1) (this program's results)."""
+    from puzzlesearch.engine.store import ResultsStore
+
+    store = str(Path(tempfile.mkdtemp()) / "r.sqlite")
+    with ResultsStore(store) as db:
+        for m in range(1, n):
+            db.put("topswops", f"f({m})", OWN_F[m], "forward (benchmarks/results)", 0.0)
+    argv = cli("topswops", "estimate", "-n", str(n), "--workers", str(workers), "--store", store, "--json")
+    s, peak, out = run_once(argv)
+    j = json.loads(out)
+    row = {"n": n, "target": j["target"], "target_from": j["target_from"], "estimate": j["nodes"],
+           "stderr": j["stderr"], "probes": j["probes"], "upper(f(n-1)+1)": j["upper"],
+           "Mnodes/s": j["nodes_per_second"] / 1e6, "expected_s": j["seconds"], "workers": workers,
+           "wall_s": s}
+    if n in MEASURED_NODES:
+        row["measured"] = MEASURED_NODES[n]
+        row["ratio"] = j["nodes"] / MEASURED_NODES[n]
+        row["met"] = 0.5 <= row["ratio"] <= 2
+    return row
+
+
+def sizes(text: str) -> list[int]:
+    a, _, b = text.partition("-")
+    return list(range(int(a), int(b or a) + 1))
+
+
+def issue13(args: argparse.Namespace) -> None:
+    load = os.getloadavg()
+    rows: list[dict] = []
+    if args.long:
+        rows += [{"case": "long", **long_case(n, args.seconds)} for n in sizes(args.sizes or "8-17")]
+        print_table(f"topswops long, {args.seconds:g} s each, one process", rows,
+                    ["n", "best", "f(n)", "reached", "first_f(n)_s", "at_s", "wall_s", "peak_MiB"])
+    if args.estimate:
+        est = [{"case": "estimate", **estimate_case(n)} for n in sizes(args.sizes or "13-15")]
+        print_table("topswops estimate (2 workers)", est,
+                    ["n", "target", "target_from", "estimate", "stderr", "measured", "ratio", "met",
+                     "upper(f(n-1)+1)", "Mnodes/s", "expected_s", "wall_s"])
+        rows += est
+    print(f"\nload average at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; at end: "
+          + " ".join(f"{x:.2f}" for x in os.getloadavg()))
+    write_results("topswops_long_estimate", rows, {"load_average": load})
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--full", action="store_true", help="forward n = 15 too (about 15 minutes)")
+    ap.add_argument("--long", action="store_true", help="only `topswops long` (issue 13)")
+    ap.add_argument("--estimate", action="store_true", help="only `topswops estimate` (issue 13)")
+    ap.add_argument("--seconds", type=float, default=60.0, help="--long: seconds per size")
+    ap.add_argument("--sizes", default=None, help="--long/--estimate: sizes, e.g. 8-17")
     args = ap.parse_args()
+    if args.long or args.estimate:
+        issue13(args)
+        return
     load = os.getloadavg()
     boot = startup(args.repeats)
     print_table("Start-up", boot, ["case", "seconds", "target_s", "met"])
