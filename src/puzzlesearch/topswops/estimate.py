@@ -12,7 +12,7 @@ best it has found; it meets an optimal deck early, so its tree is close to the t
 target f(n) (measured: n = 13, 126,133,281 nodes against 121,121,271 with target 80 from
 the start, and 3.4e8 with target f(12) + 1 = 66). So the target of the estimate is f(n)
 when the results store has it, else the length of the best deck `topswops long` finds in
-a few seconds (at most f(n), so the estimate errs high), and never below f(n-1) + 1.
+long_time(n) seconds (at most f(n), so the estimate errs high), and never below f(n-1) + 1.
 
 Nodes per second come from the real kernel, timed on random subtrees (below the choices
 of random probes, at a depth where a subtree is about SUBTREE nodes) for about `sample`
@@ -55,8 +55,8 @@ class Estimate:
 
 
 def long_time(n: int) -> float:
-    """Seconds of `long` for the target: grows with the search it is for, at most 5."""
-    return min(5.0, 0.02 * 2 ** (n / 2))
+    """Seconds of `long` for the target: grows with the search it is for (n = 14: 5 s), at most 10."""
+    return min(10.0, 0.04 * 2 ** (n / 2))
 
 
 def check(n: object) -> int:
