@@ -4,12 +4,22 @@
 `work s` is the computation alone as the process timed it, after a tiny call of the same
 kernel has loaded it (numba compiled it into its cache in a warm-up run).
 Usage: python benchmarks/games.py [--skip-big]
+       python benchmarks/games.py --survey [--digits D] [--count N] [--workers W]
+
+--survey times `puzzlesearch grundy survey --digits 3 --count 1000000 --workers 2` once
+(issue 15's target: at most 20 minutes on 2 cores), with a fresh results store so that every
+game is computed, checks the periods of 0.77, 0.07, 0.137 and 0.16 against the published
+ones, and writes results/games_survey.json (results/games_survey_D_N.json for other sizes).
 """
 
 from __future__ import annotations
 
+import argparse
+import json
 import os
 import sys
+import tempfile
+from pathlib import Path
 
 from _bench import measure, print_table, python_case, write_results
 
@@ -70,5 +80,72 @@ def main() -> None:
     write_results("games", rows, {"load_average_before": load_before, "load_average_after": load_after})
 
 
+#: published periods and preperiods (heaps from 0) the survey must reproduce: Winning Ways ch. 4 and
+#: OEIS A002186 (0.77), A002187 (0.137: last exception 51; 0.07 has its values shifted by one),
+#: Gangolli and Plambeck 1989 (0.16), as in tests/data/games.json and shared reference_values.json
+PUBLISHED = {"0.77": (12, 71), "0.07": (34, 53), "0.137": (34, 52), "0.16": (149459, 105351)}
+
+
+def check_published(rows: dict) -> list[str]:
+    """Each published game in the survey: its row must show the published period when the
+    values reach heap 2e + 2p + t (the theorem's proof), else no period or a multiple of it."""
+    problems = []
+    for code, (p, e) in PUBLISHED.items():
+        r = rows.get(code)
+        if r is None:
+            continue
+        provable = 2 * e + 2 * p + len(code) - 2 <= r["count"] - 1
+        got = (r["period"], r["preperiod"])
+        if provable and got != (p, e):
+            problems.append(f"{code}: period {got}, published {(p, e)}")
+        if not provable and r["period"] is not None and r["period"] % p:
+            problems.append(f"{code}: period {got} is no multiple of the published {p}")
+    return problems
+
+
+def survey_main(argv: list[str]) -> None:
+    ap = argparse.ArgumentParser(description="time grundy survey")
+    ap.add_argument("--survey", action="store_true")
+    ap.add_argument("--digits", type=int, default=3)
+    ap.add_argument("--count", type=int, default=1_000_000)
+    ap.add_argument("--workers", type=int, default=2)
+    a = ap.parse_args(argv)
+    load_before = os.getloadavg()
+    with tempfile.TemporaryDirectory() as tmp:
+        store = str(Path(tmp) / "store.sqlite")  # fresh: every game computed by this run
+        argv_run = [sys.executable, "-m", "puzzlesearch", "grundy", "survey", "--digits", str(a.digits),
+                    "--count", str(a.count), "--workers", str(a.workers), "--store", store, "--json",
+                    "--quiet"]
+        m = measure(argv_run, repeats=1)
+    load_after = os.getloadavg()
+    result = json.loads(m["stdout"])
+    rows = {r["code"]: r for r in result["rows"]}
+    problems = check_published(rows)
+    assert result["from_store"] == 0 and result["computed"] == result["games"]
+    slowest = sorted(result["rows"], key=lambda r: -r["seconds"])[:5]
+    row = {
+        "case": f"survey {result['games']} games (D = {a.digits}) to {a.count:,} heaps, {a.workers} workers",
+        "seconds": m["seconds"],
+        "work s": result["seconds"],
+        "game s (sum)": round(sum(r["seconds"] for r in result["rows"]), 2),
+        "peak MiB": m["peak_mib"],
+        "proven": result["proven"],
+        "not proven": result["not_proven"],
+        "games per s": round(result["games"] / result["seconds"], 2),
+        "slowest": ", ".join(f"{r['code']} {r['seconds']:.1f} s" for r in slowest),
+        "published": "; ".join(problems) or "ok: " + ", ".join(c for c in PUBLISHED if c in rows),
+    }
+    print_table("grundy survey (fresh process, fresh results store; one run)", [row], list(row))
+    print(f"\nload average before {load_before[0]:.2f}, after {load_after[0]:.2f} (1-minute)")
+    name = "games_survey" if (a.digits, a.count) == (3, 1_000_000) else f"games_survey_{a.digits}_{a.count}"
+    write_results(name, [row], {"load_average_before": load_before, "load_average_after": load_after,
+                                "table": result})
+    if problems:
+        sys.exit(f"published periods not reproduced: {'; '.join(problems)}")
+
+
 if __name__ == "__main__":
-    main()
+    if "--survey" in sys.argv:
+        survey_main(sys.argv[1:])
+    else:
+        main()

@@ -106,6 +106,7 @@ BASE: dict[tuple[str, str], dict[str, tuple[str, ...]]] = {
     ("grundy", "subtraction"): {"args": ("1,3,4",)},
     ("grundy", "hex"): {"args": ("0.F",)},
     ("grundy", "move"): {"args": ("0.77",), "--heaps": ("5,9,12",)},
+    ("grundy", "survey"): {"--digits": ("1",), "--count": ("10",)},
 }
 
 

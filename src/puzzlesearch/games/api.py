@@ -363,7 +363,11 @@ def grundys_values(count: int = 1000, *, run: RunOptions = DEFAULT_RUN) -> TakeB
     return _takebreak("grundy's game", "Grundy's game", (4,), True, count, None, run)
 
 
+# the survey of many octal games builds on octal_values above (survey.py imports this module)
+from .survey import SURVEY_DIGITS_MAX, Survey, SurveyRow, octal_survey  # noqa: E402
+
 __all__ = [
+    "SURVEY_DIGITS_MAX", "Survey", "SurveyRow", "octal_survey",
     "GRUNDYS", "HEAPS_MAX", "SUBTRACTION_MAX", "SUBTRACTION_SIZE_MAX", "Move", "PositionMoves",
     "SubtractionSet", "SubtractionValues", "parse_game", "parse_heaps", "parse_subtraction", "position_moves",
     "subtraction_values", "HEX3_COUNT_MAX", "hex_values", "parse_hex",

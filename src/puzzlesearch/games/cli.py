@@ -268,3 +268,77 @@ def move(game: str, heaps: str, all_moves: bool, as_json: bool, run: clikit.RunO
         leaves = " + ".join(map(str, m.leaves)) if m.leaves else "nothing"
         click.echo(f"  heap {m.heap} ({m.size}): take {m.take}, leaving {leaves} -> "
                    f"{_heaps_text(m.position)} (value 0)")
+
+
+SURVEY_COLUMNS = ("code", "count", "period", "preperiod", "max_value", "rare_heaps", "rare_mask", "seconds",
+                  "source")
+
+
+def _survey_line(r: api.SurveyRow, width: int) -> str:
+    unproven = f"not proven by {r.count:,}"
+    proof = f"{r.period:>{width - 11}} {r.preperiod:>10}" if r.period is not None else f"{unproven:>{width}}"
+    rare = f"{r.rare_heaps:>10,} {r.rare_mask:>5}" if r.rare_mask else f"{'plain mex':>16}"
+    return f"{r.code:<7} {proof} {r.max_value:>7} {rare} {r.count:>11,} {r.seconds:>8.4f}  {r.source}"
+
+
+def _write_csv(path: str, result: api.Survey) -> None:
+    import csv
+
+    with open(path, "w", newline="") as f:
+        out = csv.writer(f)
+        out.writerow(SURVEY_COLUMNS)
+        for r in result.rows:
+            row = asdict(r)
+            out.writerow(["" if row[c] is None else row[c] for c in SURVEY_COLUMNS])
+
+
+@grundy.command("survey", short_help="Every octal game 0.d1...dD to N heaps: periods proven or not, a table.")
+@click.option("--digits", "-d", type=int, default=2, show_default=True,
+              help=f"Codes with 1..D digits after the point (D <= {api.SURVEY_DIGITS_MAX}; 3: 511 games).")
+@click.option("--count", "-n", type=int, default=1000, show_default=True,
+              help=f"Heaps per game: values of heaps 0..N-1 (N <= {api.COUNT_MAX:,}).")
+@clikit.json_option
+@click.option("--csv", "csv_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Also write the table as CSV to FILE.")
+@click.option("--summary", is_flag=True, help="Only the counts of games proven and not, not the table.")
+@clikit.run_options(store=True, memory=True)
+def octal_survey(digits: int, count: int, as_json: bool, csv_path: str | None, summary: bool,
+           run: clikit.RunOptions) -> None:
+    """Every octal game 0.d1...dk, 1 <= k <= D, dk != 0 (D = 3: 511 games), each to N heaps.
+
+    For each game: the period and preperiod proven by the octal periodicity theorem (as
+    `grundy octal CODE --count N` reports them) or "not proven by N", the largest value,
+    the rare heaps and mask of the rare/common method ("plain mex" when none was used)
+    and the seconds. Rows are kept in the results store: a later survey reuses every
+    row proven, or computed to at least as many heaps, and computes only the others
+    (source "store" or "run"; count: the heaps a row was computed to).
+    """
+    with clikit.library_call(run):
+        if csv_path is not None:
+            from puzzlesearch.engine.paths import check_writable
+
+            check_writable(csv_path, "--csv")
+        result = clikit.answer(api.octal_survey, digits, count, run=run)
+    unwritten = None
+    if csv_path is not None:
+        try:  # first: the file is what a long survey is run for
+            _write_csv(csv_path, result)
+        except OSError as e:  # checked writable before the work, but a disk can fill up
+            unwritten = f"--csv {csv_path} could not be written ({e.strerror or e})"
+    if as_json:
+        clikit.emit_json(result.to_json())
+    elif not summary:
+        # the period and preperiod columns, or "not proven by N" across both
+        width = max([18] + [len(f"not proven by {r.count:,}") for r in result.rows if r.period is None])
+        click.echo(f"{'code':<7} {'period':>{width - 11}} {'preperiod':>10} {'largest':>7} "
+                   f"{'rare heaps':>10} {'mask':>5} {'heaps':>11} {'seconds':>8}  source")
+        for r in result.rows:
+            click.echo(_survey_line(r, width))
+    if not as_json:
+        games = len(result.rows)
+        click.echo(f"{games:,} octal games with 1..{digits} digits to {count:,} heaps: {result.proven:,} "
+                   f"periods proven, {games - result.proven:,} not proven; {result.from_store:,} rows from "
+                   f"the results store, {result.computed:,} computed ({result.seconds:.2f} s)")
+    if unwritten:
+        clikit.warn(unwritten)
+        sys.exit(clikit.EXIT_CHECK_FAILED)

@@ -1,0 +1,203 @@
+"""`grundy survey`: every short octal game at once, each to N heaps, with its period.
+
+A survey is the table combinatorial game theorists work from (*Winning Ways* ch. 4; Gangolli
+and Plambeck 1989): for every octal code 0.d1...dk with 1 <= k <= D digits after the point
+and dk != 0 (7 + 56 + 448 = 511 codes for D = 3), the values of heaps 0..N-1 and the period
+the octal periodicity theorem proves from them, or "not proven by N". Each game is one
+call of the octal engine (``api.octal_values``: the rare/common kernel and
+``kernels.period_kernel``), so every row is exactly what `grundy octal CODE --count N`
+reports.
+
+The games run as tasks through the engine (``engine.run.run_tasks``): all cores, a Dask
+cluster, ``--checkpoint``. The task list depends only on D and N (every code, dealt out in
+SURVEY_TASKS strided batches, so that the slow games spread over the tasks), never on the
+workers or the results store; a checkpoint carries {"puzzle": "grundy-survey", "digits",
+"count"} and is refused for any other survey.
+
+The results store keeps one row per code (key: the code; the row holds the count it was
+computed to): the row computed to the most heaps. A row answers a later survey to N heaps
+when it was computed to at least N heaps (a game not proven by M >= N heaps is not proven
+by N either), or when its period is proven (a proven period holds for every heap; the row
+then says from how many heaps it was proven). Only the other games are computed again, and
+the output says how many rows came from the store.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import asdict, dataclass, fields
+
+from puzzlesearch.engine.memory import require
+from puzzlesearch.engine.options import RunOptions
+from puzzlesearch.engine.params import whole
+from puzzlesearch.engine.progress import Display
+
+from .api import HEAP_BYTES, VALUE_BYTES, check_count, octal_values
+
+#: the most digits after the point: 4 digits are 4,095 games (5 would be 32,767)
+SURVEY_DIGITS_MAX = 4
+#: the tasks a survey is split into (fewer when there are fewer games)
+SURVEY_TASKS = 64
+#: a survey computing at most this many heaps in all runs in this process unless --workers says otherwise
+QUICK_HEAPS = 200_000
+#: the results store's puzzle name for survey rows
+STORE_PUZZLE = "grundy-survey"
+DEFAULT_RUN = RunOptions()  # frozen, so one shared default is safe
+
+
+@dataclass(frozen=True)
+class SurveyRow:
+    """One game of a survey, as `grundy octal CODE --count COUNT` reports it.
+
+    count       the heaps its values were computed to (from the store: maybe another count)
+    period      the period proven by the octal periodicity theorem, or None: not proven by count
+    preperiod   the heap the period starts at (None when not proven)
+    max_value   the largest value of heaps 0..count-1
+    rare_heaps  heaps with a rare value under rare_mask (rare_mask 0: the plain mex was used)
+    source      "run": computed by this run; "store": read back from the results store
+    """
+
+    code: str
+    count: int
+    period: int | None
+    preperiod: int | None
+    max_value: int
+    rare_heaps: int
+    rare_mask: int
+    seconds: float
+    source: str
+
+
+@dataclass(frozen=True)
+class Survey:
+    """Every octal code with 1..digits digits after the point, each to `count` heaps."""
+
+    digits: int
+    count: int
+    rows: tuple[SurveyRow, ...]
+    from_store: int
+    computed: int
+    seconds: float
+
+    @property
+    def proven(self) -> int:
+        return sum(r.period is not None for r in self.rows)
+
+    def to_json(self) -> dict:
+        return {
+            "digits": self.digits,
+            "count": self.count,
+            "games": len(self.rows),
+            "proven": self.proven,
+            "not_proven": len(self.rows) - self.proven,
+            "from_store": self.from_store,
+            "computed": self.computed,
+            "seconds": round(self.seconds, 4),
+            "rows": [asdict(r) for r in self.rows],
+        }
+
+
+#: the fields of a stored row: a SurveyRow's but its source
+_STORED_FIELDS = {f.name for f in fields(SurveyRow)} - {"source"}
+
+
+def check_digits(digits: int) -> int:
+    """--digits: 1..SURVEY_DIGITS_MAX."""
+    digits = whole(digits, "--digits")
+    if not 1 <= digits <= SURVEY_DIGITS_MAX:
+        raise ValueError(f"--digits must be between 1 and {SURVEY_DIGITS_MAX} "
+                         f"({SURVEY_DIGITS_MAX} digits: {8**SURVEY_DIGITS_MAX - 1:,} games), got {digits}")
+    return digits
+
+
+def survey_codes(digits: int) -> list[str]:
+    """0.d1...dk for k = 1..digits, dk != 0: shorter codes first, each length in order."""
+    codes = []
+    for k in range(1, digits + 1):
+        for head in itertools.product("01234567", repeat=k - 1):
+            codes.extend("0." + "".join(head) + last for last in "1234567")
+    return codes
+
+
+def survey_tasks(digits: int, count: int) -> list[dict]:
+    """The codes dealt out into at most SURVEY_TASKS batches (task k: codes k, k + T, ...)."""
+    codes = survey_codes(digits)
+    t = min(SURVEY_TASKS, len(codes))
+    return [{"count": count, "codes": codes[k::t]} for k in range(t)]
+
+
+def _row(code: str, count: int) -> dict:
+    r = octal_values(code, count)
+    return {"code": code, "count": r.count, "period": r.period, "preperiod": r.preperiod,
+            "max_value": r.max_value, "rare_heaps": r.rare_heaps, "rare_mask": r.rare_mask,
+            "seconds": round(r.seconds, 6)}
+
+
+def survey_task(task: dict, skip: list[str]) -> list[dict]:
+    """One task: the rows of its codes, but those in `skip` (answered by the store)."""
+    skipped = set(skip or ())
+    return [_row(code, task["count"]) for code in task["codes"] if code not in skipped]
+
+
+def reusable(stored: dict | None, count: int) -> bool:
+    """Whether a stored row answers a survey to `count` heaps (see the module's docstring);
+    a row of another shape (another version of the program) is computed again."""
+    if not isinstance(stored, dict) or set(stored) != _STORED_FIELDS:
+        return False
+    return stored["count"] >= count or stored["period"] is not None
+
+
+def octal_survey(digits: int = 2, count: int = 1000, *, run: RunOptions = DEFAULT_RUN) -> Survey:
+    """Every octal code with 1..digits digits after the point (first digit 0), each to
+    `count` heaps: its period and preperiod when proven, largest value and rare heaps.
+
+    Rows come from the results store (``run.store``) where it answers (see the module's
+    docstring); the other games run as tasks through the engine (``run``: workers,
+    scheduler, checkpoint, progress) and their rows are then kept in the store; if that
+    fails, ``engine.store.NotSaved`` carries the survey.
+    """
+    from puzzlesearch.engine.run import run_tasks
+    from puzzlesearch.engine.store import ResultsStore, saving
+
+    digits, count = check_digits(digits), check_count(count)
+    run.check_paths(store=True)
+    t0 = time.perf_counter()
+    codes = survey_codes(digits)
+    workers = run.workers_for(quick=len(codes) * count <= QUICK_HEAPS)
+    # at most one game per worker at a time (on a cluster: per worker thread, on its own machine)
+    w = min(workers or 1, SURVEY_TASKS, len(codes))
+    need = w * (HEAP_BYTES * count + VALUE_BYTES)
+    require(need, run.memory, f"the survey to {count:,} heaps on {w} worker{'s' if w > 1 else ''}")
+    with ResultsStore(run.store) as db:
+        stored = {c: db.get(STORE_PUZZLE, c) for c in codes}
+    skip = sorted(c for c in codes if reusable(stored[c], count))
+    todo = len(codes) - len(skip)
+    computed: dict[str, dict] = {}
+    if todo:
+        tasks = survey_tasks(digits, count)
+        display = Display(label=f"grundy survey: {len(codes):,} games to {count:,} heaps", unit="heaps",
+                          nodes=lambda rows: sum(r["count"] for r in rows))
+        results = run_tasks(survey_task, tasks, shared=skip,
+                            params={"puzzle": STORE_PUZZLE, "digits": digits, "count": count},
+                            options=run.but(workers=workers), display=display)
+        computed = {r["code"]: r for rows in results for r in rows}
+    rows = []
+    for c in codes:
+        if reusable(stored[c], count):
+            rows.append(SurveyRow(**stored[c], source="store"))
+            continue
+        if c not in computed:  # a checkpoint whose run took this row from a store that has lost it
+            computed[c] = _row(c, count)
+        rows.append(SurveyRow(**computed[c], source="run"))
+    result = Survey(digits, count, tuple(rows), len(skip), len(codes) - len(skip), time.perf_counter() - t0)
+    new = [r for r in rows if r.source == "run"]
+    if new:
+        with saving(result, f"the survey of {len(codes):,} games"), ResultsStore(run.store) as db:
+            for r in new:
+                row = {k: v for k, v in asdict(r).items() if k != "source"}
+                db.put(STORE_PUZZLE, r.code, row, "octal_values", r.seconds)
+    return result
+
+
+__all__ = ["SURVEY_DIGITS_MAX", "Survey", "SurveyRow", "check_digits", "octal_survey", "survey_codes"]
