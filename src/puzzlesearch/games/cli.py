@@ -278,7 +278,7 @@ def _survey_line(r: api.SurveyRow, width: int) -> str:
     unproven = f"not proven by {r.count:,}"
     proof = f"{r.period:>{width - 11}} {r.preperiod:>10}" if r.period is not None else f"{unproven:>{width}}"
     rare = f"{r.rare_heaps:>10,} {r.rare_mask:>5}" if r.rare_mask else f"{'plain mex':>16}"
-    return f"{r.code:<7} {proof} {r.max_value:>7} {rare} {r.count:>11,} {r.seconds:>8.4f}  {r.source}"
+    return f"{r.code:<7} {proof} {r.max_value:>7} {rare} {r.count:>11,} {r.seconds:>8.4f} s  {r.source}"
 
 
 def _write_csv(path: str, result: api.Survey) -> None:
@@ -331,7 +331,7 @@ def octal_survey(digits: int, count: int, as_json: bool, csv_path: str | None, s
         # the period and preperiod columns, or "not proven by N" across both
         width = max([18] + [len(f"not proven by {r.count:,}") for r in result.rows if r.period is None])
         click.echo(f"{'code':<7} {'period':>{width - 11}} {'preperiod':>10} {'largest':>7} "
-                   f"{'rare heaps':>10} {'mask':>5} {'heaps':>11} {'seconds':>8}  source")
+                   f"{'rare heaps':>10} {'mask':>5} {'heaps':>11} {'time':>10}  source")
         for r in result.rows:
             click.echo(_survey_line(r, width))
     if not as_json:
