@@ -7,6 +7,7 @@ kernels to their plain-Python versions at a small n.
     python benchmarks/topswops.py [--repeats 3] [--full]
     python benchmarks/topswops.py --long [--seconds 60] [--sizes 8-17]   (issue 13: `long`)
     python benchmarks/topswops.py --estimate [--sizes 13-15]              (issue 13: `estimate`)
+    python benchmarks/topswops.py --frontier 15 [--start DECK] [--checkpoint F] (issue 13: f(15), f(16))
 
 Targets (issue 2; Knuth's C on one core of a machine like this): forward n=14 <= 40 s
 (C: 40 s), backward n=12 <= 3 s (C: 2.9 s), first compilation <= 20 s, cached start <= 2 s.
@@ -38,6 +39,8 @@ def search_case(mode: str, n: int, repeats: int) -> dict:
     store = Path(tempfile.mkdtemp()) / "results.sqlite"  # empty: bounds are computed in the run
     argv = cli("topswops", "solve", "-n", str(n), "--mode", mode, "--workers", "1", "--store", str(store),
                "--json", "--quiet")
+    if mode == "forward":
+        argv.append("--no-deep")  # Knuth's method, the yardstick of these rows (--frontier: the deep search)
     times, peaks, out = [], [], None
     for _ in range(repeats):
         if store.exists():
@@ -182,6 +185,39 @@ def issue13(args: argparse.Namespace) -> None:
     write_results("topswops_long_estimate", rows, {"load_average": load})
 
 
+def frontier(args: argparse.Namespace) -> None:
+    """Issue 13: f(n) by the deep forward search on 2 workers, everything included: a fresh
+    results store (f(1..n-1) computed in the run, unless --store names one that has them),
+    `long` or --start for the first target, the bottom bound, the search. One run; with
+    --checkpoint it can be killed and resumed (then its wall time is not a benchmark figure)."""
+    n = args.frontier
+    store = args.store or str(Path(tempfile.mkdtemp()) / "r.sqlite")
+    argv = cli("topswops", "solve", "-n", str(n), "--mode", "forward", "--workers", "2", "--store", store,
+               "--json", "-v", "--quiet")
+    if args.start:
+        argv += ["--start", args.start]
+    if args.checkpoint:
+        argv += ["--checkpoint", args.checkpoint]
+    load = os.getloadavg()
+    started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    s, peak, out = run_once(argv)
+    j = json.loads(out)
+    from puzzlesearch.topswops import rules
+
+    for deck in j["decks"]:  # replayed by the plain rules here too
+        assert rules.steps(deck) == j["forward"], deck
+    row = {"n": n, "f(n)": j["forward"], "published": PUBLISHED_F.get(n), "decks": j["decks"],
+           "nodes": j["nodes"]["forward"], "seconds": s, "search_s": j["seconds"]["forward"],
+           "peak_MiB": peak, "start": j.get("start"), "command": " ".join(argv[2:]), "started": started,
+           "target_s": {15: 240.0, 16: 5400.0}.get(n)}
+    if row["target_s"]:
+        row["met"] = s <= row["target_s"]
+    print_table(f"topswops f({n}), deep forward search, 2 workers, one run", [row],
+                ["n", "f(n)", "published", "nodes", "seconds", "search_s", "peak_MiB", "target_s", "met"])
+    print(f"\nload average at start: {load[0]:.2f}; at end: {os.getloadavg()[0]:.2f}")
+    write_results(f"topswops_f{n}", [row], {"load_average": load})
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=3)
@@ -190,7 +226,15 @@ def main() -> None:
     ap.add_argument("--estimate", action="store_true", help="only `topswops estimate` (issue 13)")
     ap.add_argument("--seconds", type=float, default=60.0, help="--long: seconds per size")
     ap.add_argument("--sizes", default=None, help="--long/--estimate: sizes, e.g. 8-17")
+    ap.add_argument("--frontier", type=int, default=None, metavar="N",
+                    help="only f(N) by the deep forward search on 2 workers (issue 13: N = 15, 16)")
+    ap.add_argument("--start", default=None, help="--frontier: a deck found beforehand to start at")
+    ap.add_argument("--checkpoint", default=None, help="--frontier: a checkpoint, to resume a killed run")
+    ap.add_argument("--store", default=None, help="--frontier: a results store (default: a fresh one)")
     args = ap.parse_args()
+    if args.frontier:
+        frontier(args)
+        return
     if args.long or args.estimate:
         issue13(args)
         return

@@ -112,3 +112,30 @@ def test_a_checkpoint_of_another_run_is_refused(tmp_path):
     garbage = tmp_path / "garbage"
     garbage.write_text("not a checkpoint\n" * 100)
     assert_bad_input(run_cli("topswops", "solve", "-n", "9", "--mode", "forward", "--checkpoint", garbage))
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["-n", "9", "--start", "1 2 3"], "has 3 cards, not n = 9"),
+    (["-n", "5", "--start", "3 1 2 5 4 4"], "not a permutation"),
+    (["-n", "5", "--start", "x y"], "whole numbers"),
+    (["-n", "5", "--start", "3 1 2 5 4", "--mode", "backward"], "applies to the forward search"),
+    (["-n", "5", "--start", "3 1 2 5 4", "--mode", "forward", "--no-deep"], "cannot go with --no-deep"),
+])
+def test_a_bad_start_deck_is_one_line(args, words):
+    r = run_cli("topswops", "solve", *args)
+    assert_bad_input(r)
+    assert words in r.err
+
+
+def test_the_deep_search_from_a_given_deck_finds_every_optimal_deck(tmp_path):
+    store = str(tmp_path / "store.sqlite")
+    j = run_cli("topswops", "solve", "-n", "11", "--mode", "forward", "--start", "3 1 2 5 4 9 8 7 6 10 11",
+                "--store", store, "--json").json()
+    assert j["forward"] == 51 and j["decks"] == [[4, 9, 11, 6, 10, 7, 8, 2, 1, 3, 5]]
+    assert j["start"]["given"]["steps"] == 2  # a short deck: no bottom bound, the search starts at f(10) + 1
+    best = j["decks"][0]
+    j2 = run_cli("topswops", "solve", "-n", "11", "--mode", "forward", "--start", " ".join(map(str, best)),
+                 "--store", store, "--json").json()
+    assert j2["forward"] == 51 and j2["decks"] == j["decks"]
+    b = j2["start"]["bottom"]
+    assert b["target"] == 51 and b["bound"] < 38  # below f(10) = 38

@@ -85,7 +85,8 @@ def _check_run(mode: str, run: RunOptions) -> None:
                                  "in this process")
 
 
-def solve(n: int = 10, mode: str = "both", *, run: RunOptions = RunOptions()) -> Solution:  # noqa: B008
+def solve(n: int = 10, mode: str = "both", *, run: RunOptions = RunOptions(),  # noqa: B008
+          deep: bool | None = None, start: str | Iterable[int | str] | None = None) -> Solution:
     """f(n) by the backward search, the forward search, or both (then cross-checked).
 
     Every deck returned is replayed with the plain rules; a deck that does not make the
@@ -93,12 +94,23 @@ def solve(n: int = 10, mode: str = "both", *, run: RunOptions = RunOptions()) ->
     results store (``run.store``) for later forward searches to use as a bound; if that
     fails, ``engine.store.NotSaved`` carries the solution. ``run`` also says where the
     forward search runs (the engine's worker policy: in this process for n < 13, else
-    on all cores) and whether progress is drawn.
+    on all cores) and whether progress is drawn. `deep` (default: n >= deep.DEEP_FROM):
+    the forward search starts at a long deck and prunes with the bound once card n is
+    at the bottom (deep.py); it finds the same decks. `start`: a deck found beforehand
+    (see :func:`deck`) to start at instead of the one `long` finds (implies `deep`).
     """
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
     n = check_n(n, mode)
     _check_run(mode, run)
+    if start is not None:
+        if mode == "backward":
+            raise ValueError("--start applies to the forward search; --mode backward needs no start")
+        if deep is False:
+            raise ValueError("--start is where the deep forward search starts; it cannot go with --no-deep")
+        start = deck(start)
+        if len(start) != n:
+            raise ValueError(f"the start deck has {len(start)} cards, not n = {n}")
     run.check_paths(store=True)
     from puzzlesearch.engine.store import saving
     from puzzlesearch.topswops.backward import solve_backward
@@ -109,11 +121,16 @@ def solve(n: int = 10, mode: str = "both", *, run: RunOptions = RunOptions()) ->
     if mode in ("backward", "both"):
         details["backward"] = solve_backward(n, progress=run.progress)
     if mode in ("forward", "both"):
-        details["forward"] = solve_forward(n, run=run)
+        from puzzlesearch.topswops import deep as deeper
+
+        if start is not None or (deeper.DEEP_FROM <= n if deep is None else deep):
+            details["forward"] = deeper.solve(n, run=run, start=start)
+        else:
+            details["forward"] = solve_forward(n, run=run)
     for method, r in details.items():
-        for deck in r.decks:
-            if rules.steps(deck) != r.steps:
-                raise AssertionError(f"{method} deck {deck} does not make {r.steps} steps")
+        for d in r.decks:
+            if rules.steps(d) != r.steps:
+                raise AssertionError(f"{method} deck {d} does not make {r.steps} steps")
     b, f = details.get("backward"), details.get("forward")
     match = None if b is None or f is None else (b.steps == f.steps and b.decks == f.decks)
     solution = Solution(

@@ -33,13 +33,20 @@ def topswops() -> None:
 @click.option("-n", "n", type=int, default=10, show_default=True, help="Number of cards.")
 @click.option("--mode", type=click.Choice(api.MODES), default="both", show_default=True,
               help="Backward search, forward search, or both cross-checked.")
+@click.option("--deep/--no-deep", default=None,
+              help="Forward search: start at a long deck and bound the steps left once card n is at the "
+                   "bottom by a deeper search at n - 1 (default: on for n >= 13).")
+@click.option("--start", "start", metavar="DECK", default=None,
+              help='A deck found beforehand (e.g. "3 1 2"), replayed: the deep forward search starts at '
+                   'its steps.')
 @clikit.verbose_option
 @clikit.run_options(store=True, workers_help=WORKERS_HELP)
 @clikit.json_option
-def solve(n: int, mode: str, verbose: bool, run: RunOptions, as_json: bool) -> None:
+def solve(n: int, mode: str, deep: bool | None, start: str | None, verbose: bool, run: RunOptions,
+          as_json: bool) -> None:
     """f(n): the most steps any deck of n cards makes. Exits 1 if the two searches disagree."""
     with clikit.library_call(run, resumable=mode != "backward"):
-        s = clikit.answer(api.solve, n, mode, run=run)
+        s = clikit.answer(api.solve, n, mode, run=run, deep=deep, start=start)
     if as_json:
         out = {"n": n}
         for m in api.SEARCHES:
@@ -48,6 +55,9 @@ def solve(n: int, mode: str, verbose: bool, run: RunOptions, as_json: bool) -> N
         if s.match is not None:
             out["match"] = s.match
         out.update(decks=[list(d) for d in s.decks], nodes=s.nodes, seconds=s.seconds)
+        f = s.details.get("forward")
+        if f is not None and f.start is not None:
+            out["start"] = f.start
         if verbose:
             out["nodes_per_level"] = {m: r.nodes_per_level for m, r in s.details.items()}
         clikit.emit_json(out)
@@ -74,6 +84,18 @@ def _verbose(s: api.Solution) -> None:
     if f is not None:
         click.echo(f"forward: bounds f(0..{s.n - 1}) = {' '.join(map(str, f.bounds))}; "
                    f"first target {f.first_target}")
+        start = f.start or {}
+        if "given" in start:
+            click.echo(f"forward: started at the given deck of {start['given']['steps']} steps")
+        if "long" in start:
+            long = start["long"]
+            click.echo(f"forward: a long deck of {long['steps']} steps in {long['seconds']:.1f} s: "
+                       f"{_deck(long['deck'])}")
+        if "bottom" in start:
+            b = start["bottom"]
+            click.echo(f"forward: card {s.n} at the bottom: at most {b['bound']} steps left "
+                       f"(f({s.n - 1}) = {f.bounds[s.n - 1]}), from {b['listed']} games of {s.n - 1} cards "
+                       f"of >= {b['k']} steps in {b['seconds']:.1f} s")
         click.echo("forward: nodes per level: " + " ".join(map(str, f.nodes_per_level)))
         click.echo(f"forward: {f.nodes} nodes in {f.seconds:.3f} s, {f.subproblems} subproblem(s)")
     for deck in s.decks:

@@ -112,7 +112,7 @@ def _rate(n: int, bound: np.ndarray, target: int, per_level: np.ndarray, paths: 
     while spent < sample:
         prefix = paths[rng.choice(rows), :depth].astype(np.int8)
         t0 = time.perf_counter()
-        calls.call(forward_kernel, n, bound, target, prefix, 0, calls.FIRST_CAP, nodes_arr)
+        calls.call(forward_kernel, n, bound, target, prefix, 0, calls.FIRST_CAP, nodes_arr, True)
         spent += time.perf_counter() - t0
         count += int(nodes_arr.sum())
         if depth == 0:

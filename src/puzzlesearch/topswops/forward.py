@@ -60,10 +60,12 @@ class ForwardResult:
     decks: list[tuple[int, ...]]  # every deck reaching f(n)
     nodes_per_level: list[int]  # choice points reached after l choices
     nodes: int
-    first_target: int  # f(n-1) + 1, where the search starts
+    first_target: int  # where the search starts: f(n-1) + 1, or the length of a deck found before
     bounds: list[int]  # f(0..n-1), as used for pruning
     subproblems: int  # 1 for the plain serial search
     seconds: float
+    bottom: int | None = None  # the bound on steps left once card n is at the bottom (deep.py), if any
+    start: dict | None = None  # how the first target and the bottom bound were found (deep.solve)
 
 
 def _bound_array(n: int, bounds: list[int]) -> np.ndarray:
@@ -71,16 +73,17 @@ def _bound_array(n: int, bounds: list[int]) -> np.ndarray:
 
 
 def _search(n: int, bound: np.ndarray, target: int, prefix: np.ndarray = _NO_PREFIX, split_depth: int = 0,
-            *, in_engine: bool = False, meter: Meter | None = None) -> tuple:
+            *, every: bool = False, in_engine: bool = False, meter: Meter | None = None) -> tuple:
     """The kernel's answer below `prefix` (forward_kernel), run again with a larger deck
-    buffer until every deck reaching the best fits. In this process, the call is
+    buffer until every deck reaching the best (with `every`: reaching the target, which
+    then stays fixed) fits. In this process, the call is
     interruptible (calls.call) and `meter` follows its node counts; `in_engine`: called
     by an engine task, which is already interruptible (a helper thread) or in a worker
     process (where Ctrl-C goes to the parent), so the kernel is called directly."""
     nodes = np.zeros(n + 2, np.int64)
 
     def run(cap: int) -> tuple:
-        args = (n, bound, target, prefix, split_depth, cap, nodes)
+        args = (n, bound, target, prefix, split_depth, cap, nodes, not every)
         if in_engine:
             return forward_kernel(*args)
         return calls.call(forward_kernel, *args, meter=meter, nodes=nodes)
@@ -97,16 +100,19 @@ def _part(best: int, count: int, decks: np.ndarray, nodes: np.ndarray, *_: objec
 def forward_task(task: dict, found: int) -> dict:
     """One subproblem (engine task): the subtrees below each choice prefix in
     task["prefixes"]. The target starts at the best found so far by the whole run (or
-    f(n-1) + 1) and rises from one subtree to the next as better decks turn up."""
+    task["target"]) and rises from one subtree to the next as better decks turn up; with
+    task["every"], it stays at task["target"] and every deck reaching it is kept."""
     n = task["n"]
     bound = _bound_array(n, task["bounds"])
-    target = max(first_target(task["bounds"], n), found)
+    every = task.get("every", False)
+    target = task["target"] if every else max(task["target"], found)
     parts = []
     for prefix in task["prefixes"]:
-        part = _part(*_search(n, bound, target, np.array(prefix, dtype=np.int8), in_engine=True))
+        part = _part(*_search(n, bound, target, np.array(prefix, dtype=np.int8), every=every, in_engine=True))
         parts.append(part)
-        target = max(target, part["best"])
-    best, decks, nodes = _merge(n, parts)
+        if not every:
+            target = max(target, part["best"])
+    best, decks, nodes = _merge(n, parts, every)
     return {"best": best, "decks": [list(d) for d in decks], "nodes": nodes}
 
 
@@ -115,30 +121,35 @@ def _best_so_far(found: int, result: dict) -> int:
 
 
 def split_tasks(n: int, bounds: list[int], at_least: int = SPLIT_AT_LEAST,
-                tasks: int = TASKS) -> tuple[list[dict], dict]:
+                tasks: int = TASKS, *, target: int | None = None,
+                every: bool = False) -> tuple[list[dict], dict]:
     """Subproblems: the choice prefixes at the first depth giving at least `at_least`
     of them, dealt round-robin into at most `tasks` tasks (so that each task holds
     subtrees from all over the tree, and the big ones spread out). Also returns what
-    the split itself found (leaves above that depth)."""
+    the split itself found (leaves above that depth). `target`: the first target
+    (default f(n-1) + 1); `every`: list every deck reaching it (forward_kernel's rise)."""
     bound = _bound_array(n, bounds)
-    target = first_target(bounds, n)
+    if target is None:
+        target = first_target(bounds, n)
     depth = 1
     while True:
-        found = _search(n, bound, target, split_depth=depth)
+        found = _search(n, bound, target, split_depth=depth, every=every)
         paths, npaths = found[4], found[5]
         if npaths >= at_least or depth >= n - 1 or npaths == 0:
             break
         depth += 1
     prefixes = [[int(x) for x in p] for p in paths[:npaths]]
     ntasks = min(tasks, len(prefixes))
-    work = [{"n": n, "bounds": list(bounds[:n]), "prefixes": prefixes[i::ntasks]} for i in range(ntasks)]
+    work = [{"n": n, "bounds": list(bounds[:n]), "target": target, "every": every,
+             "prefixes": prefixes[i::ntasks]} for i in range(ntasks)]
     return work, _part(*found)
 
 
-def _merge(n: int, parts: list[dict]) -> tuple[int, list[tuple[int, ...]], list[int]]:
-    """The best over all parts, every deck reaching it, and the node counts summed."""
+def _merge(n: int, parts: list[dict], every: bool = False) -> tuple[int, list[tuple[int, ...]], list[int]]:
+    """The best over all parts, every deck reaching it (with `every`: every deck of every
+    part), and the node counts summed."""
     best = max(p["best"] for p in parts)
-    decks = sorted({tuple(d) for p in parts if p["best"] == best for d in p["decks"]})
+    decks = sorted({tuple(d) for p in parts if every or p["best"] == best for d in p["decks"]})
     width = max(len(p["nodes"]) for p in parts)
     nodes = [sum(p["nodes"][i] for p in parts if i < len(p["nodes"])) for i in range(width)]
     while len(nodes) > 1 and nodes[-1] == 0:
@@ -154,45 +165,58 @@ def _best_text(first: int):
 
 
 def solve_forward(n: int, bounds: list[int] | None = None, *,
-                  run: RunOptions = RunOptions()) -> ForwardResult:  # noqa: B008 (frozen)
+                  run: RunOptions = RunOptions(),  # noqa: B008 (frozen)
+                  target: int | None = None, bottom: int | None = None, every: bool = False) -> ForwardResult:
     """f(n) and all decks reaching it, by the forward branch-and-bound.
 
     `bounds` (f(0..n-1)) default to this program's own results (bounds.own_bounds, in
-    ``run.store``). When ``run`` says serial (one worker and no checkpoint or scheduler;
-    by the engine's policy, the default for n < LONG_FROM) the search is one kernel call
-    in this process; otherwise it is split into subproblems run by engine.run_tasks.
+    ``run.store``). `target`: where the search starts (default f(n-1) + 1); it must be
+    the length of a deck that exists (then the search finds every deck of f(n) steps).
+    `bottom`: at most that many steps are left once card n is at the bottom (deep.py),
+    a bound valid for games of at least `target` steps. `every`: keep the target fixed
+    and list every deck reaching it (as patterns, 0 for a card that never reaches the
+    top), not just the longest. When ``run`` says serial (one worker and no checkpoint
+    or scheduler; by the engine's policy, the default for n < LONG_FROM) the search is
+    one kernel call in this process; otherwise it is split into subproblems run by
+    engine.run_tasks.
     """
     n = check_n(n, "forward")
     t0 = time.perf_counter()
     if bounds is None:
         bounds = own_bounds(n, store=run.store, progress=run.progress)
-    first = first_target(bounds, n)
+    own = list(bounds[:n])
+    first = first_target(bounds, n) if target is None else target
+    used = own if bottom is None else [min(b, bottom) for b in own]
     quick = n < LONG_FROM
-    label = f"topswops forward n={n}"
+    label = f"topswops forward n={n}" + (f" (every deck of >= {first} steps)" if every else "")
     if run.serial(quick):
         with Meter(label, None, "decks", run.progress and not quick) as meter:
-            parts = [_part(*_search(n, _bound_array(n, bounds), first, meter=meter))]
+            parts = [_part(*_search(n, _bound_array(n, used), first, every=every, meter=meter))]
             meter.update(sum(parts[0]["nodes"]))
         subproblems = 1
     else:
         from puzzlesearch.engine.run import run_tasks
 
-        tasks, found = split_tasks(n, bounds)
+        tasks, found = split_tasks(n, used, target=first, every=every)
+        params = {"puzzle": "topswops", "search": "forward", "n": n, "bounds": own}
+        if target is not None or bottom is not None or every:  # the plain search's checkpoints keep their key
+            params |= {"target": first, "bottom": bottom, "every": every}
         results = run_tasks(
             forward_task,
             tasks,
-            shared=found["best"],
-            update=_best_so_far,
-            params={"puzzle": "topswops", "search": "forward", "n": n, "bounds": list(bounds[:n])},
+            shared=-1 if every else found["best"],
+            update=None if every else _best_so_far,
+            params=params,
             options=run.but(workers=run.workers_for(quick)),
             display=Display(label=label, unit="decks", nodes=lambda r: sum(r["nodes"]),
                             best=_best_text(first)),
         )
         parts = [found, *results]
         subproblems = len(tasks)
-    best, decks, nodes = _merge(n, parts)
-    if best < 0:
-        raise RuntimeError(f"no deck of {n} cards reached {first} = f({n - 1}) + 1; a bound is wrong")
+    best, decks, nodes = _merge(n, parts, every)
+    if best < 0 and not every:
+        why = f"{first} = f({n - 1}) + 1; a bound is wrong" if target is None else f"the target {first}"
+        raise RuntimeError(f"no deck of {n} cards reached {why}")
     return ForwardResult(
         n=n,
         steps=best,
@@ -200,9 +224,10 @@ def solve_forward(n: int, bounds: list[int] | None = None, *,
         nodes_per_level=nodes,
         nodes=sum(nodes),
         first_target=first,
-        bounds=list(bounds[:n]),
+        bounds=own,
         subproblems=subproblems,
         seconds=time.perf_counter() - t0,
+        bottom=bottom,
     )
 
 

@@ -42,7 +42,7 @@ def _masks(k):
 
 
 @njit(cache=True, nogil=True)
-def forward_kernel(n, bound, target, prefix, split_depth, cap, nodes):
+def forward_kernel(n, bound, target, prefix, split_depth, cap, nodes, rise):
     """Branch-and-bound below the choices `prefix`.
 
     bound[m] = f(m) for m < n; bound[n] is ignored (no pruning on the whole deck).
@@ -55,9 +55,14 @@ def forward_kernel(n, bound, target, prefix, split_depth, cap, nodes):
     that another thread can watch it grow. (Unlike the backward kernel's, counting into
     it costs nothing measurable here: forward n = 13 in 2.898 s of CPU against 2.894 s.)
 
+    `rise`: True for the search of f(n), whose target rises to the best deck found (so
+    that only the decks reaching the best are kept); False to keep the target fixed and
+    list every deck reaching it (deep.py's search at size n - 1).
+
     Returns (best, count, decks, nodes, paths, npaths):
       best    the most steps seen at a leaf with steps >= target (-1 if none)
-      decks   decks[:min(count, cap)] start decks reaching `best`
+      decks   decks[:min(count, cap)] start decks reaching `best` (with rise), or
+              reaching `target` (without)
       nodes   the array `nodes`, filled
       paths   paths[:npaths] = choice prefixes of length split_depth (split only)
     """
@@ -91,6 +96,8 @@ def forward_kernel(n, bound, target, prefix, split_depth, cap, nodes):
     if npre == 0:
         nodes[0] = 1
     todo_at[0], only1[0] = _choices(free_at[0], d0, 0, npre, prefix)
+    if not rise and npre == 0:
+        only1[0] = True
     while True:
         todo = todo_at[level]
         D = d_at[level]
@@ -103,10 +110,12 @@ def forward_kernel(n, bound, target, prefix, split_depth, cap, nodes):
                 nodes[level + 1] += 1
                 if c >= target:
                     if c > best:
-                        best, count = c, 0
-                        target = max(target, c)
+                        best = c
+                        if rise:
+                            count = 0
+                            target = c
                     if count < cap:
-                        _rebuild(n, who, val, level, j, 1, decks[count])
+                        _rebuild(n, who, val, level, j, 1, decks[count], rise)
                     count += 1
             if level <= npre:
                 break
@@ -128,12 +137,14 @@ def forward_kernel(n, bound, target, prefix, split_depth, cap, nodes):
             nodes[level + 1] += 1
             if done and c >= target:
                 if c > best:
-                    best, count = c, 0
-                    target = max(target, c)
+                    best = c
+                    if rise:
+                        count = 0
+                        target = c
                 if count < cap:
                     who[level] = j
                     val[level] = v
-                    _rebuild(n, who, val, level + 1, 0, 0, decks[count])
+                    _rebuild(n, who, val, level + 1, 0, 0, decks[count], True)
                 count += 1
             continue
         D, RD, K, RK, c = _play(D, RD, K, RK, v, c)
@@ -142,7 +153,8 @@ def forward_kernel(n, bound, target, prefix, split_depth, cap, nodes):
             continue
         who[level] = j
         val[level] = v
-        if split_depth == 0 and level + 1 >= npre and free & (free - 1) & (free - 1 - (free & -free)) == 0:
+        few = free & (free - 1) & (free - 1 - (free & -free)) == 0
+        if split_depth == 0 and rise and level + 1 >= npre and few:
             # The child has one or two values left but 1: settle it here instead of going
             # down a level (most nodes are such, so this saves pushes and pops).
             if level + 1 > npre:
@@ -152,7 +164,7 @@ def forward_kernel(n, bound, target, prefix, split_depth, cap, nodes):
                 c1, done, j2, x, ends = _settle1(D, RD, K, RK, c, t, free, bound, target)
                 if done and c1 >= target:
                     best, count, target = _record(n, who, val, level + 1, j2, x, ends, c1,
-                                                  best, count, target, decks)
+                                                  best, count, target, decks, rise)
                 continue
             j2 = np.int64(D & _F) + 1
             options = free & ~(np.int64(1) << j2)
@@ -175,7 +187,7 @@ def forward_kernel(n, bound, target, prefix, split_depth, cap, nodes):
                 c1, done, j3, x, ends = _settle1(D2, RD2, K2, RK2, c2, t2, free ^ wbit, bound, target)
                 if done and c1 >= target:
                     best, count, target = _record(n, who, val, level + 2, j3, x, ends, c1,
-                                                  best, count, target, decks)
+                                                  best, count, target, decks, rise)
             continue
         level += 1
         if level > npre:  # a task does not count the nodes of its prefix again
@@ -195,6 +207,10 @@ def forward_kernel(n, bound, target, prefix, split_depth, cap, nodes):
             level -= 1
             continue
         todo_at[level], only1[level] = _choices(free, D, level, npre, prefix)
+        if not rise and level >= npre:
+            # listing every deck: "-j is 1" ends a game of c steps, whether or not
+            # another value was free
+            only1[level] = True
     return best, count, decks, nodes, paths, npaths
 
 
@@ -229,19 +245,21 @@ def _settle1(D, RD, K, RK, c, t, free, bound, target):
 
 
 @njit(cache=True)
-def _record(n, who, val, nchosen, j, x, ends, c, best, count, target, decks):
+def _record(n, who, val, nchosen, j, x, ends, c, best, count, target, decks, rise):
     """A leaf with c >= target steps, as left by _settle1 after the choices who/val[:nchosen]:
     keep its start deck. Returns the new (best, count, target)."""
     if c > best:
-        best, count = c, 0
-        target = max(target, c)
+        best = c
+        if rise:
+            count = 0
+            target = c
     if count < len(decks):
         if ends:
-            _rebuild(n, who, val, nchosen, j, 1, decks[count])
+            _rebuild(n, who, val, nchosen, j, 1, decks[count], True)
         else:
             who[nchosen] = j
             val[nchosen] = x
-            _rebuild(n, who, val, nchosen + 1, 0, 0, decks[count])
+            _rebuild(n, who, val, nchosen + 1, 0, 0, decks[count], True)
     return best, count + 1, target
 
 
@@ -296,9 +314,11 @@ def _choices(free, D, level, npre, prefix):
 
 
 @njit(cache=True)
-def _rebuild(n, who, val, nchosen, j, jval, out):
+def _rebuild(n, who, val, nchosen, j, jval, out, fill):
     """The start deck of a leaf: placeholder -who[q] is val[q] for q < nchosen, -j is
-    jval (when j > 0), and the placeholders left (at most one) take the values left."""
+    jval (when j > 0), and the placeholders left, which never reach the top, take the
+    values left (`fill`) or stay 0, undetermined (any way of filling them plays the same
+    game)."""
     out[:] = 0
     placed = np.int64(0)
     for q in range(nchosen):
@@ -307,6 +327,8 @@ def _rebuild(n, who, val, nchosen, j, jval, out):
     if j > 0:
         out[j - 1] = jval
         placed |= np.int64(1) << jval
+    if not fill:
+        return
     for i in range(n):
         if out[i] == 0:
             for v in range(1, n + 1):
