@@ -87,6 +87,9 @@ def _verbose(s: api.Solution) -> None:
         start = f.start or {}
         if "given" in start:
             click.echo(f"forward: started at the given deck of {start['given']['steps']} steps")
+        if "store" in start:
+            click.echo(f"forward: started at the results store's deck of {start['store']['steps']} steps: "
+                       f"{_deck(start['store']['deck'])}")
         if "long" in start:
             long = start["long"]
             click.echo(f"forward: a long deck of {long['steps']} steps in {long['seconds']:.1f} s: "

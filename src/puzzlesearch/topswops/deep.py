@@ -127,9 +127,12 @@ DEEP_FROM = 13
 def solve(n: int, *, run: RunOptions = RunOptions(), long_seconds: float | None = None,  # noqa: B008
           seed: int = 0, start: tuple[int, ...] | None = None):
     """f(n) by the forward search, started at a long deck and pruned with the bottom bound:
-      1. `start` (a deck found beforehand), or else `topswops long` for long_seconds
-         (default estimate.long_time(n)): a deck of L steps, replayed by the rules; the
-         first target is max(L, f(n-1) + 1);
+      1. `start` (a deck found beforehand), or else the longest deck of n cards the
+         results store keeps (from an earlier run), or else `topswops long` for
+         long_seconds (default estimate.long_time(n)): a deck of L steps, replayed by the
+         rules; the first target is max(L, f(n-1) + 1). The deck is kept in the store,
+         so that a resumed run starts where the killed one did (same target, same
+         bound, so its checkpoint fits);
       2. the bottom bound for that target (bottom_bound; its listing at size n - 1 runs
          with ``run``'s workers and, if there is one, the checkpoint FILE.bottom);
          a longer deck met on the way raises the first target;
@@ -150,11 +153,16 @@ def solve(n: int, *, run: RunOptions = RunOptions(), long_seconds: float | None 
                              f"got {' '.join(map(str, start))}")
         steps = rules.steps(start)
         witness, how = tuple(start), {"given": {"steps": steps, "deck": list(start)}}
+    elif (kept := _kept_deck(n, run.store)) is not None:
+        witness = kept
+        steps = rules.steps(witness)
+        how = {"store": {"steps": steps, "deck": list(witness)}}
     else:
         seconds = long_time(n) if long_seconds is None else long_seconds
         found = long_decks(n, seconds, seed)
         steps, witness = found.steps, found.deck
         how = {"long": {"steps": steps, "deck": list(witness), "seconds": found.seconds}}
+        _keep_deck(n, witness, steps, f"long, {found.seconds} s, seed {seed}", run.store)
     target = max(steps, first_target(bounds, n))
     start = how
     bottom = None
@@ -168,7 +176,37 @@ def solve(n: int, *, run: RunOptions = RunOptions(), long_seconds: float | None 
             if b.longest > target:
                 target = b.longest
     r = solve_forward(n, bounds, run=run, target=target, bottom=bottom)
+    if r.decks and r.steps > steps:
+        _keep_deck(n, tuple(r.decks[0]), r.steps, "the forward search", run.store)
     return dataclasses.replace(r, start=start, seconds=time.perf_counter() - t0)
+
+
+def _deck_key(n: int) -> str:
+    return f"deck({n})"
+
+
+def _kept_deck(n: int, store: str | None) -> tuple[int, ...] | None:
+    """The longest deck of n cards the results store keeps (replayed by the caller), if any."""
+    from puzzlesearch.engine.store import ResultsStore
+    from puzzlesearch.topswops.bounds import STORE_PUZZLE
+
+    with ResultsStore(store) as db:
+        kept = db.get(STORE_PUZZLE, _deck_key(n))
+    if kept is None or len(kept) != n or not rules.is_deck(kept):
+        return None
+    return tuple(int(x) for x in kept)
+
+
+def _keep_deck(n: int, deck: tuple[int, ...], steps: int, method: str, store: str | None) -> None:
+    """Keep `deck` as the longest of n cards unless the store has one at least as long."""
+    from puzzlesearch.engine.store import ResultsStore
+    from puzzlesearch.topswops.bounds import STORE_PUZZLE
+
+    kept = _kept_deck(n, store)
+    if kept is not None and rules.steps(kept) >= steps:
+        return
+    with ResultsStore(store) as db:
+        db.put(STORE_PUZZLE, _deck_key(n), list(deck), method)
 
 
 __all__ += ["DEEP_FROM", "solve"]
