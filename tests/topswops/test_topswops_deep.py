@@ -90,3 +90,13 @@ def test_bottom_bound_is_stored_and_reused(tmp_path):
     assert first == again
     lower = deep.bottom_bound(10, F[10] - 3, witness, BOUNDS[:9], run=RunOptions(workers=1, store=store))
     assert lower != first  # a bound for a higher target does not hold for a lower one: computed again
+
+
+def test_a_long_deep_search_is_estimated_first(monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr(deep, "ESTIMATE_FROM", 12)
+    run = RunOptions(workers=1, store=str(tmp_path / "s.sqlite"), progress=True)
+    r = deep.solve(12, run=run, start=(2, 6, 1, 10, 11, 8, 12, 3, 4, 7, 9, 5))
+    e = r.start["estimate"]
+    assert r.steps == 65 and r.bottom == 38
+    assert 0.5 <= e["nodes"] / r.nodes <= 2 and e["seconds"] > 0  # Knuth's estimate of this very tree
+    assert "estimate: " in capsys.readouterr().err

@@ -94,6 +94,10 @@ def _verbose(s: api.Solution) -> None:
             long = start["long"]
             click.echo(f"forward: a long deck of {long['steps']} steps in {long['seconds']:.1f} s: "
                        f"{_deck(long['deck'])}")
+        if "estimate" in start:
+            e = start["estimate"]
+            click.echo(f"forward: estimated {e['nodes']:.3g} nodes, {e['seconds']:.0f} s on {e['workers']} "
+                       f"worker(s) (Knuth's probes, before the search)")
         if "bottom" in start:
             b = start["bottom"]
             click.echo(f"forward: card {s.n} at the bottom: at most {b['bound']} steps left "

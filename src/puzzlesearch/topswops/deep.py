@@ -175,10 +175,43 @@ def solve(n: int, *, run: RunOptions = RunOptions(), long_seconds: float | None 
                 bottom = b.bound
             if b.longest > target:
                 target = b.longest
+    if n >= ESTIMATE_FROM:
+        start["estimate"] = _preview(n, bounds, target, bottom, run)
     r = solve_forward(n, bounds, run=run, target=target, bottom=bottom)
     if r.decks and r.steps > steps:
         _keep_deck(n, tuple(r.decks[0]), r.steps, "the forward search", run.store)
     return dataclasses.replace(r, start=start, seconds=time.perf_counter() - t0)
+
+
+#: from this n on, deep.solve estimates the search (Knuth's probes, about 2 s) and says so first
+ESTIMATE_FROM = 15
+
+
+def _preview(n: int, bounds: list[int], target: int, bottom: int | None, run: RunOptions) -> dict:
+    """Knuth's estimate of the search about to run, shown on stderr when progress is."""
+    import sys
+
+    from puzzlesearch.engine.options import cores
+    from puzzlesearch.topswops.estimate import preview
+    from puzzlesearch.topswops.forward import _bound_array
+
+    used = list(bounds[:n]) if bottom is None else [min(b, bottom) for b in bounds[:n]]
+    workers = (run.workers or cores()) if run.scheduler is None else 1
+    e = preview(n, _bound_array(n, used), target, workers)
+    if run.progress:
+        per = "on a cluster: per worker" if run.scheduler is not None else f"on {workers} worker(s)"
+        sys.stderr.write(f"estimate: {e['nodes']:.3g} nodes, about {_human(e['seconds'])} {per} "
+                         f"(Knuth's random probes; first target {target})\n")
+        sys.stderr.flush()
+    return e
+
+
+def _human(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} minutes"
+    return f"{seconds / 3600:.1f} hours"
 
 
 def _deck_key(n: int) -> str:

@@ -163,4 +163,18 @@ def estimate(n: int, workers: int | None = None, probes: int = 200_000, seed: in
     )
 
 
-__all__ = ["SUBTREE", "Estimate", "check", "estimate", "long_time"]
+def preview(n: int, bound: np.ndarray, target: int, workers: int, probes: int = 100_000, seed: int = 0,
+            sample: float = 1.0) -> dict:
+    """The estimate of a search about to run (deep.solve): its nodes and expected seconds on
+    `workers` workers, for its own bounds (`bound`, forward._bound_array) and first target."""
+    from puzzlesearch.topswops.long import _rng
+
+    ests, per_level, paths = _probe(n, bound, target, probes, _rng(seed))
+    rate, _ = _rate(n, bound, target, per_level, paths, sample, np.random.default_rng(seed))
+    nodes = float(ests.mean())
+    return {"nodes": nodes, "stderr": float(ests.std(ddof=1) / np.sqrt(probes)), "probes": probes,
+            "nodes_per_second": rate, "workers": workers,
+            "seconds": nodes / (rate * workers) if rate > 0 else 0.0}
+
+
+__all__ = ["SUBTREE", "Estimate", "check", "estimate", "long_time", "preview"]
