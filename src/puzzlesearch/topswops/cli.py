@@ -94,15 +94,15 @@ def _verbose(s: api.Solution) -> None:
             long = start["long"]
             click.echo(f"forward: a long deck of {long['steps']} steps in {long['seconds']:.1f} s: "
                        f"{_deck(long['deck'])}")
-        if "estimate" in start:
-            e = start["estimate"]
-            click.echo(f"forward: estimated {e['nodes']:.3g} nodes, {e['seconds']:.0f} s on {e['workers']} "
-                       f"worker(s) (Knuth's probes, before the search)")
         if "bottom" in start:
             b = start["bottom"]
             click.echo(f"forward: card {s.n} at the bottom: at most {b['bound']} steps left "
                        f"(f({s.n - 1}) = {f.bounds[s.n - 1]}), from {b['listed']} games of {s.n - 1} cards "
                        f"of >= {b['k']} steps in {b['seconds']:.1f} s")
+        if "estimate" in start:
+            e = start["estimate"]
+            click.echo(f"forward: estimated {e['nodes']:.3g} nodes, {e['seconds']:.0f} s on {e['workers']} "
+                       f"worker(s) (Knuth's probes, before the search)")
         click.echo("forward: nodes per level: " + " ".join(map(str, f.nodes_per_level)))
         click.echo(f"forward: {f.nodes} nodes in {f.seconds:.3f} s, {f.subproblems} subproblem(s)")
     for deck in s.decks:
