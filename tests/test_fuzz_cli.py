@@ -51,6 +51,9 @@ VALID_LIMIT = 60.0
 AS_LIMIT = 3 * 2**29  # 1.5 GiB
 #: peak resident memory of the worker during a case, MiB (the issue: "under 500 MB for refused sizes")
 PEAK_MB = 500
+#: the worker is started afresh once it holds this much after a case (kernels and tables of the
+#: commands it ran before), which keeps it well inside AS_LIMIT
+RESTART_MB = 400
 #: generated examples per puzzle (duplicates are run once; PUZZLESEARCH_FUZZ_EXAMPLES=2000 for a deep
 #: run); at least MIN_CASES distinct in all
 EXAMPLES = int(os.environ.get("PUZZLESEARCH_FUZZ_EXAMPLES", 120))
@@ -265,6 +268,7 @@ class Outcome:
     err: str
     seconds: float
     peak_mb: float
+    rss_mb: float = 0.0  # what the worker holds after the case
 
 
 class CaseTimeout(BaseException):
@@ -280,6 +284,10 @@ def serve(reply_fd: int) -> None:
     from conftest import run_cli
 
     reply = os.fdopen(reply_fd, "w")
+    # a case's peak is reported as a fresh process would have it: what the case added on top of
+    # what the worker held before it, plus what the worker held when it started (interpreter,
+    # click, numpy: a fresh command's own start)
+    base = _peak_mb("VmRSS:")
 
     def alarm(signum, frame):
         raise CaseTimeout
@@ -291,6 +299,7 @@ def serve(reply_fd: int) -> None:
         os.environ.update(dict(case["env"]))
         with open("/proc/self/clear_refs", "w") as f:
             f.write("5")  # the peak resident size starts again from now
+        before = _peak_mb("VmRSS:")
         t0 = time.monotonic()
         timed_out = False
         signal.setitimer(signal.ITIMER_REAL, case.get("limit", LIMIT))
@@ -309,18 +318,19 @@ def serve(reply_fd: int) -> None:
                 else:
                     os.environ[k] = v
         seconds = time.monotonic() - t0
-        peak = _peak_mb()
-        outcome = {"code": code, "out": out, "err": err, "seconds": seconds, "peak_mb": peak}
+        peak = _peak_mb() - before + base
+        outcome = {"code": code, "out": out, "err": err, "seconds": seconds, "peak_mb": peak,
+                   "rss_mb": _peak_mb("VmRSS:")}
         reply.write(json.dumps(outcome) + "\n")
         reply.flush()
         if timed_out:  # threads or a pool may be left running: start afresh
             os._exit(0)
 
 
-def _peak_mb() -> float:
+def _peak_mb(field: str = "VmHWM:") -> float:
     with open("/proc/self/status") as f:
         for line in f:
-            if line.startswith("VmHWM:"):
+            if line.startswith(field):
                 return int(line.split()[1]) / 1024
     return 0.0
 
@@ -379,7 +389,7 @@ class Worker:
         stray = self._log_since(logged)
         if stray:  # written past sys.stderr (C code, numba, faulthandler): the user sees it too
             outcome.err += stray
-        if outcome.code == "timeout":
+        if outcome.code == "timeout" or outcome.rss_mb > RESTART_MB:
             self._stop()
         return outcome
 
