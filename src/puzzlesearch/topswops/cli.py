@@ -35,7 +35,7 @@ def topswops() -> None:
               help="Backward search, forward search, or both cross-checked.")
 @click.option("--deep/--no-deep", default=None,
               help="Forward search: start at a long deck and bound the steps left once card n is at the "
-                   "bottom by a deeper search at n - 1 (default: on for n >= 13).")
+                   "bottom by a deeper search at n - 1 (default: on for n >= 14).")
 @click.option("--start", "start", metavar="DECK", default=None,
               help='A deck found beforehand (e.g. "3 1 2"), replayed: the deep forward search starts at '
                    'its steps.')
