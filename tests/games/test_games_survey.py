@@ -205,3 +205,21 @@ def test_a_csv_that_cannot_be_written_after_the_work_is_one_line_and_exit_1(tmp_
     assert r.code == 1 and "7 octal games" in r.out
     assert r.err.strip().splitlines() == [
         "puzzlesearch: --csv /dev/full could not be written (No space left on device)"]
+
+
+def test_a_game_stops_once_its_period_is_proven(tmp_path, monkeypatch):
+    import puzzlesearch.games.survey as mod
+
+    monkeypatch.setattr(mod, "FIRST_HEAPS", 64)
+    s = octal_survey(2, 5000, run=RunOptions(workers=1, store=str(tmp_path / "s.sqlite")))
+    stopped = 0
+    for r in s.rows:
+        full = octal_values(r.code, 5000)
+        assert (r.period, r.preperiod, r.max_value) == (full.period, full.preperiod, full.max_value), r.code
+        if r.period is None:
+            assert r.count == 5000
+        else:
+            assert r.count in (64, 256, 1024, 4096, 5000)
+            assert octal_values(r.code, r.count).period == r.period  # proven by the heaps it says
+            stopped += r.count < 5000
+    assert stopped > 30  # most 2-digit codes are proven early

@@ -5,8 +5,13 @@ and Plambeck 1989): for every octal code 0.d1...dk with 1 <= k <= D digits after
 and dk != 0 (7 + 56 + 448 = 511 codes for D = 3), the values of heaps 0..N-1 and the period
 the octal periodicity theorem proves from them, or "not proven by N". Each game is one
 call of the octal engine (``api.octal_values``: the rare/common kernel and
-``kernels.period_kernel``), so every row is exactly what `grundy octal CODE --count N`
-reports.
+``kernels.period_kernel``), so every row is what `grundy octal CODE --count M` reports,
+where M is the row's count: a game is computed to FIRST_HEAPS heaps, then to 4 times as
+many, and so on up to N, and stops as soon as its period is proven (the theorem needs
+about 2(preperiod + period) heaps). Most short codes are proven within a few thousand heaps,
+and the engine's time grows faster than the heaps, so this saves almost all of a survey to
+10^6 heaps; the period, preperiod and largest value are those of N heaps (past the proof
+the values only repeat), the rare heaps are counted among the M computed.
 
 The games run as tasks through the engine (``engine.run.run_tasks``): all cores, a Dask
 cluster, ``--checkpoint``. The task list depends only on D and N (every code, dealt out in
@@ -41,6 +46,8 @@ SURVEY_DIGITS_MAX = 4
 SURVEY_TASKS = 64
 #: a survey computing at most this many heaps in all runs in this process unless --workers says otherwise
 QUICK_HEAPS = 200_000
+#: heaps a game is computed to first; then 4 times as many, until its period is proven or N
+FIRST_HEAPS = 1024
 #: the results store's puzzle name for survey rows
 STORE_PUZZLE = "grundy-survey"
 DEFAULT_RUN = RunOptions()  # frozen, so one shared default is safe
@@ -128,10 +135,17 @@ def survey_tasks(digits: int, count: int) -> list[dict]:
 
 
 def _row(code: str, count: int) -> dict:
-    r = octal_values(code, count)
+    """A game's row: computed to FIRST_HEAPS, 4x, 16x ... heaps, up to `count`, until proven."""
+    n, spent = min(count, FIRST_HEAPS), 0.0
+    while True:
+        r = octal_values(code, n)
+        spent += r.seconds
+        if r.period is not None or n >= count:
+            break
+        n = min(count, 4 * n)
     return {"code": code, "count": r.count, "period": r.period, "preperiod": r.preperiod,
             "max_value": r.max_value, "rare_heaps": r.rare_heaps, "rare_mask": r.rare_mask,
-            "seconds": round(r.seconds, 6)}
+            "seconds": round(spent, 6)}
 
 
 def survey_task(task: dict, skip: list[str]) -> list[dict]:
