@@ -179,6 +179,8 @@ def estimate(n: int, for_workers: int | None, probes: int, seed: int, run: RunOp
     """The forward search's size for n by Knuth's random probes, and its expected time."""
     with clikit.library_call():
         e = api.estimate(n, workers=for_workers, probes=probes, seed=seed, store=run.store)
+    from .estimate import duration  # loaded by the estimate already
+
     if as_json:
         clikit.emit_json(e)
         return
@@ -188,12 +190,4 @@ def estimate(n: int, for_workers: int | None, probes: int, seed: int, run: RunOp
     click.echo(f"nodes: {e.nodes:.4g} +- {e.stderr:.2g} (standard error, {e.probes} probes); "
                f"{e.upper:.4g} if no deck raised the target above {e.first_target}")
     click.echo(f"speed: {e.nodes_per_second / 1e6:.1f} Mnodes/s per worker ({e.sampled_nodes} nodes timed)")
-    click.echo(f"expected time: {_duration(e.seconds)} on {e.workers} worker(s)")
-
-
-def _duration(seconds: float) -> str:
-    if seconds < 120:
-        return f"{seconds:.3g} s"
-    if seconds < 7200:
-        return f"{seconds / 60:.1f} min"
-    return f"{seconds / 3600:.1f} h"
+    click.echo(f"expected time: {duration(e.seconds)} on {e.workers} worker(s)")

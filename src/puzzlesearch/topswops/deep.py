@@ -194,7 +194,7 @@ def _preview(n: int, bounds: list[int], target: int, bottom: int | None, run: Ru
     import sys
 
     from puzzlesearch.engine.options import cores
-    from puzzlesearch.topswops.estimate import preview
+    from puzzlesearch.topswops.estimate import duration, preview
     from puzzlesearch.topswops.forward import _bound_array
 
     used = list(bounds[:n]) if bottom is None else [min(b, bottom) for b in bounds[:n]]
@@ -202,18 +202,10 @@ def _preview(n: int, bounds: list[int], target: int, bottom: int | None, run: Ru
     e = preview(n, _bound_array(n, used), target, workers)
     if run.progress:
         per = "on a cluster: per worker" if run.scheduler is not None else f"on {workers} worker(s)"
-        sys.stderr.write(f"estimate: {e['nodes']:.3g} nodes, about {_human(e['seconds'])} {per} "
+        sys.stderr.write(f"estimate: {e['nodes']:.3g} nodes, about {duration(e['seconds'])} {per} "
                          f"(Knuth's random probes; first target {target})\n")
         sys.stderr.flush()
     return e
-
-
-def _human(seconds: float) -> str:
-    if seconds < 120:
-        return f"{seconds:.0f} s"
-    if seconds < 7200:
-        return f"{seconds / 60:.0f} minutes"
-    return f"{seconds / 3600:.1f} hours"
 
 
 def _deck_key(n: int) -> str:

@@ -26,14 +26,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-
-@njit(cache=True, inline="always")
-def _reverse(deck, k):
-    i, j = 0, k - 1
-    while i < j:
-        deck[i], deck[j] = deck[j], deck[i]
-        i += 1
-        j -= 1
+from puzzlesearch.topswops.estimate_kernel import _reverse
 
 
 @njit(cache=True)

@@ -59,6 +59,15 @@ def long_time(n: int) -> float:
     return min(10.0, 0.04 * 2 ** (n / 2))
 
 
+def duration(seconds: float) -> str:
+    """An expected time for people: seconds, minutes or hours."""
+    if seconds < 120:
+        return f"{seconds:.3g} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.1f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
 def check(n: object) -> int:
     try:
         n = operator.index(n)  # type: ignore[arg-type]
@@ -177,4 +186,4 @@ def preview(n: int, bound: np.ndarray, target: int, workers: int, probes: int = 
             "seconds": nodes / (rate * workers) if rate > 0 else 0.0}
 
 
-__all__ = ["SUBTREE", "Estimate", "check", "estimate", "long_time", "preview"]
+__all__ = ["SUBTREE", "Estimate", "check", "duration", "estimate", "long_time", "preview"]
