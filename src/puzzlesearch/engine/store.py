@@ -88,8 +88,20 @@ def check_checkpoint(path: str | os.PathLike) -> Path:
     is some other file (an empty file is what a run killed at its start leaves: accepted).
     Whether it belongs to this run is checked when the run opens it (:class:`Checkpoint`)."""
     check_writable(path, "--checkpoint")
-    if _header(Path(path), "--checkpoint") not in (b"", _SQLITE_HEADER):
+    header = _header(Path(path), "--checkpoint")
+    if header not in (b"", _SQLITE_HEADER):
         raise ValueError(f"{show(path)} is not a puzzlesearch checkpoint (not an SQLite file)")
+    if header:  # read its schema now: a run whose answer comes from the store never opens it
+        try:
+            db = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True, timeout=30)
+            try:
+                db.execute("select name from sqlite_master").fetchall()
+            finally:
+                db.close()
+        except sqlite3.DatabaseError as e:
+            raise ValueError(
+                f"checkpoint {show(path)} is damaged ({e}); delete it to start the run afresh"
+            ) from None
     return Path(path)
 
 
