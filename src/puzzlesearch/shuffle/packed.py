@@ -215,3 +215,219 @@ def then_inverse_all(states, t, size, out):
             card = (x >> np.uint64(4 * i)) & np.uint64(15)
             y |= tcards[i] << (np.uint64(4) * card)
         out[k] = y
+
+
+# Sorting by radix buckets. A set is made (its images, or the inverted decks of a layer)
+# in two passes over its source: the first counts the values by their top RADIX bits,
+# the second writes each one into its bucket, so the whole set is written once, into
+# one array, already in bucket order, with no second array the size of the set. Each
+# bucket (a few ten thousand values, in cache) is then sorted by a second radix digit
+# and insertion sort: 4-5x faster than np.sort on this data, and in place.
+
+BUCKET = 10  # bits of the bucket digit (4096 buckets written at once into fresh memory is 5x slower)
+RADIX = 12  # at most, bits of the next digits
+FEW = 24  # runs up to this long are insertion-sorted
+
+
+@njit(cache=True)
+def _insertion(a, lo, hi):
+    for i in range(lo + 1, hi):
+        x = a[i]
+        j = i - 1
+        while j >= lo and a[j] > x:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = x
+
+
+@njit(cache=True)
+def _radix_pass(a, lo, hi, low, tmp, cnt):
+    """Sort a[lo:hi] (values agreeing on every bit from `low` up, low > 0, hi - lo <= len(tmp))
+    by the next digit below `low`, of up to RADIX bits (about 8 values a digit) through tmp.
+    Leaves cnt[b] = the end of sub-run b (offset from lo); returns (its bits, the new low)."""
+    n = hi - lo
+    bits = 1
+    while bits < RADIX and bits < low and (n >> (bits + 3)) > 0:
+        bits += 1
+    sh = np.uint64(low - bits)
+    dm = np.uint64((1 << bits) - 1)
+    nb = 1 << bits
+    cnt[: nb + 1] = 0
+    for i in range(lo, hi):
+        cnt[((a[i] >> sh) & dm) + np.uint64(1)] += 1
+    for b in range(nb):
+        cnt[b + 1] += cnt[b]
+    for i in range(lo, hi):
+        d = (a[i] >> sh) & dm
+        tmp[cnt[d]] = a[i]
+        cnt[d] += 1
+    a[lo:hi] = tmp[:n]
+    return nb, low - bits
+
+
+@njit(cache=True)
+def _sort_small(a, lo, hi, low, tmp, cnt):
+    """Sort a[lo:hi] (values agreeing from bit `low` up): insertion sort when short, else one
+    radix digit and insertion sort of the sub-runs (np.sort for a sub-run still long)."""
+    if hi - lo <= FEW:
+        _insertion(a, lo, hi)
+        return
+    if low == 0 or hi - lo > tmp.shape[0]:
+        a[lo:hi].sort()
+        return
+    nb, _ = _radix_pass(a, lo, hi, low, tmp, cnt)
+    s = 0
+    for b in range(nb):
+        e = cnt[b]
+        if e - s > FEW:
+            a[lo + s : lo + e].sort()
+        elif e - s > 1:
+            _insertion(a, lo + s, lo + e)
+        s = e
+
+
+@njit(cache=True)
+def _sort_run(a, lo, hi, low, tmp, cnt, cnt2):
+    """Sort a[lo:hi], whose values agree on every bit from `low` up: a radix digit through
+    tmp, then `_sort_small` of each sub-run (a second digit when it is still long: a
+    skewed deck position, e.g. a bottom card that few moves reach, leaves long runs)."""
+    if hi - lo <= FEW or low == 0 or hi - lo > tmp.shape[0]:
+        _sort_small(a, lo, hi, low, tmp, cnt)
+        return
+    nb, low2 = _radix_pass(a, lo, hi, low, tmp, cnt)
+    s = 0
+    for b in range(nb):
+        e = cnt[b]
+        if e - s > 1:
+            _sort_small(a, lo + s, lo + e, low2, tmp, cnt2)
+        s = e
+
+
+@njit(cache=True, nogil=True)
+def sort_buckets(a, starts, first, last, low, tmp, cnt, cnt2):
+    """Sort each bucket a[starts[b]:starts[b+1]], first <= b < last (values of a bucket agree
+    on the bits from `low` up). tmp: scratch for the largest bucket; cnt, cnt2: 2**RADIX + 1 ints."""
+    for b in range(first, last):
+        _sort_run(a, starts[b], starts[b + 1], low, tmp, cnt, cnt2)
+
+
+@njit(cache=True, nogil=True)
+def count_images(states, lo, hi, shift, dst, mask, rev, low, dm, counts):
+    """counts[d] += images of states[lo:hi] whose digit (y >> low) & dm is d."""
+    m = shift.shape[0]
+    if shift.shape[1] == 3:  # as in `expand`: the test outside the loop keeps apply3 inlined
+        for i in range(lo, hi):
+            x = states[i]
+            for j in range(m):
+                counts[(apply3(x, shift, dst, mask, rev, j) >> low) & dm] += 1
+        return
+    for i in range(lo, hi):
+        x = states[i]
+        for j in range(m):
+            counts[(apply_runs(x, shift, dst, mask, rev, j) >> low) & dm] += 1
+
+
+@njit(cache=True, nogil=True)
+def scatter_images(states, lo, hi, shift, dst, mask, rev, low, dm, pos, out):
+    """Each image of states[lo:hi] to out[pos[d]], its digit d; pos[d] moves on."""
+    m = shift.shape[0]
+    if shift.shape[1] == 3:
+        for i in range(lo, hi):
+            x = states[i]
+            for j in range(m):
+                y = apply3(x, shift, dst, mask, rev, j)
+                d = (y >> low) & dm
+                out[pos[d]] = y
+                pos[d] += 1
+        return
+    for i in range(lo, hi):
+        x = states[i]
+        for j in range(m):
+            y = apply_runs(x, shift, dst, mask, rev, j)
+            d = (y >> low) & dm
+            out[pos[d]] = y
+            pos[d] += 1
+
+
+@njit(cache=True, nogil=True)
+def count_values(a, n, low, dm, counts):
+    for i in range(n):
+        counts[(a[i] >> low) & dm] += 1
+
+
+@njit(cache=True, nogil=True)
+def scatter_values(a, n, low, dm, pos, out):
+    for i in range(n):
+        d = (a[i] >> low) & dm
+        out[pos[d]] = a[i]
+        pos[d] += 1
+
+
+@njit(cache=True)
+def _inverse_then(x, tshift, size):
+    """x^-1 . t without an array: the inverse of x as a word, read at the cards of t
+    (tshift[i] = 4 * card of t at position i)."""
+    inv = np.uint64(0)
+    for i in range(size):
+        inv |= np.uint64(i) << (np.uint64(4) * ((x >> np.uint64(4 * i)) & np.uint64(15)))
+    y = np.uint64(0)
+    for i in range(size):
+        y |= ((inv >> tshift[i]) & np.uint64(15)) << np.uint64(4 * i)
+    return y
+
+
+@njit(cache=True, nogil=True)
+def queries(states, lo, hi, images, shift, dst, mask, rev, tshift, size, out):
+    """y^-1 . t for y = states[lo:hi] (images = False) or for every image of them; how many.
+
+    y is at distance b from the goal t exactly when y^-1 . t is at distance b from the
+    sorted deck, so these are looked up in the forward layer b."""
+    t = 0
+    m = shift.shape[0]
+    if images and shift.shape[1] == 3:
+        for i in range(lo, hi):
+            x = states[i]
+            for j in range(m):
+                out[t] = _inverse_then(apply3(x, shift, dst, mask, rev, j), tshift, size)
+                t += 1
+        return t
+    if images:
+        for i in range(lo, hi):
+            x = states[i]
+            for j in range(m):
+                out[t] = _inverse_then(apply_runs(x, shift, dst, mask, rev, j), tshift, size)
+                t += 1
+        return t
+    for i in range(lo, hi):
+        out[t] = _inverse_then(states[i], tshift, size)
+        t += 1
+    return t
+
+
+@njit(cache=True, nogil=True)
+def find_known(a, n, layer, lo, hi, where, k):
+    """Positions in sorted a[:n] of the elements layer[lo:hi] found there, appended to where[k:];
+    the new k. For a layer much smaller than a: a galloping search per element of the layer."""
+    p = 0
+    for i in range(lo, hi):
+        p = gallop(a[:n], p, layer[i])
+        if p >= n:
+            break
+        if a[p] == layer[i]:
+            where[k] = p
+            k += 1
+    return k
+
+
+@njit(cache=True, nogil=True)
+def drop_positions(a, n, where, k):
+    """Drop a[where[0]], a[where[1]], ... (sorted, distinct) from a[:n] in place; the new length."""
+    if k == 0:
+        return n
+    w = where[0]
+    for r in range(k):
+        end = where[r + 1] if r + 1 < k else n
+        for i in range(where[r] + 1, end):
+            a[w] = a[i]
+            w += 1
+    return w
