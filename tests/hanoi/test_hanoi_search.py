@@ -120,5 +120,7 @@ def test_more_pegs_between_positions_by_bfs():
 
 
 def test_bfs_refuses_too_many_positions():
-    with pytest.raises(ValueError, match="beyond the limit"):
-        hanoi.verify(13, 4)
+    with pytest.raises(ValueError, match="beyond the limit of 16,777,216"):
+        hanoi.verify(13, 4, diameter=True)  # the queue search of the diameter
+    with pytest.raises(ValueError, match="beyond the limit of 1,099,511,627,776"):
+        hanoi.verify(21, 4)  # the 2-bit search from the tower

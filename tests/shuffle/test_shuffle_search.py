@@ -6,14 +6,14 @@ import doctest
 import random
 from math import factorial
 
-import numpy as np
 import pytest
 from shuffle_plain import plain_counts, plain_distances, plain_histogram
 
 from conftest import load_data
 from puzzlesearch import shuffle
+from puzzlesearch.engine import layers
 from puzzlesearch.engine.options import RunOptions
-from puzzlesearch.shuffle import api, bidir, fullbfs, puzzle, ranking, rules, words
+from puzzlesearch.shuffle import api, bidir, fullbfs, puzzle, ranking, rules
 from puzzlesearch.shuffle.bidir import shortest_path
 
 REF = load_data("shuffle")
@@ -76,9 +76,9 @@ def test_pancake_paths_from_any_stack():
 def test_full_bfs_of_n3_reaches_all_720():
     c = shuffle.god(3)
     assert c.states == 720 and sum(c.histogram) == 720
-    depth, compressed, _, _ = fullbfs.distances(puzzle.block_shuffle_puzzle(6, 3))
-    assert not compressed
-    assert depth[ranking.rank_deck((6, 5, 4, 3, 2, 1))] == REF["block_shuffle_reversal"]["values"]["3"]
+    assert fullbfs.index_size(puzzle.block_shuffle_puzzle(6, 3)) == (720, False)
+    dist = plain_distances(puzzle.block_shuffle_puzzle(6, 3), tuple(range(1, 7)))
+    assert dist[(6, 5, 4, 3, 2, 1)] == REF["block_shuffle_reversal"]["values"]["3"]
 
 
 def test_n6_indexes_only_even_decks():
@@ -94,7 +94,7 @@ def test_parity_from_the_sizes_alone_is_the_built_puzzles(deck):
         p = puzzle.block_shuffle_puzzle(deck, block)
         assert puzzle.block_moves_even(block) == p.all_moves_even()
         size, compressed = fullbfs.index_size(p)
-        assert size == puzzle.census_bytes(deck, puzzle.block_moves_even(block))
+        assert size == puzzle.census_states(deck, puzzle.block_moves_even(block))
     q = puzzle.pancake_puzzle(deck)
     assert fullbfs.index_size(q) == (factorial(deck), False)  # the api's half=False for pancakes
 
@@ -111,14 +111,12 @@ def test_pancake_diameters_are_pancake_numbers(n):
 @pytest.mark.parametrize("deck,block", [(8, 4), (7, 3), (8, 2)])
 def test_bidirectional_agrees_with_full_bfs_on_random_targets(deck, block):
     p = puzzle.block_shuffle_puzzle(deck, block)
-    depth, compressed, par, _ = fullbfs.distances(p)
     rng = random.Random(deck * 10 + block)
     start = tuple(range(1, deck + 1))
-    reached = np.flatnonzero(depth != fullbfs.UNSEEN)
-    for i in rng.sample(list(reached), 25):
-        goal = ranking.unrank_deck(int(i), deck, compressed, par)
+    dist = plain_distances(p, start)
+    for goal in rng.sample(sorted(dist), 25):
         path = shortest_path(p, start, goal)
-        assert path.moves == depth[i]
+        assert path.moves == dist[goal]
         assert p.play(start, path.sequence) == goal
 
 
@@ -130,11 +128,16 @@ def test_generic_puzzle_bidirectional_vs_full_bfs():
         rng.shuffle(perm)
         moves.append(tuple(perm))
     p = puzzle.PermPuzzle("random moves", 7, tuple(moves), (1, 2, 3))
-    depth, compressed, par, _ = fullbfs.distances(p)
-    for i in rng.sample(range(len(depth)), 40):
-        goal = ranking.unrank_deck(i, 7, compressed, par)
+    dist = plain_distances(p, tuple(range(1, 8)))
+    for i in rng.sample(range(factorial(7)), 40):
+        goal = ranking.unrank_deck(i, 7)
         path = shortest_path(p, tuple(range(1, 8)), goal)
-        assert path.moves == (-1 if depth[i] == fullbfs.UNSEEN else depth[i])
+        assert path.moves == dist.get(goal, -1)
+    census = fullbfs.census(p, show=10_000)  # the whole-space search agrees too
+    assert census.states == len(dist)
+    want = [sum(1 for d in dist.values() if d == k) for k in range(census.diameter + 1)]
+    assert list(census.histogram) == want
+    assert all(dist[deck] == census.diameter for deck in census.farthest)
 
 
 def test_histogram_matches_plain_bfs():
@@ -158,13 +161,13 @@ def test_start_equals_goal():
 
 def test_memory_refusals():
     with pytest.raises(ValueError) as e:
-        shuffle.god(5, run=RunOptions(memory=1 << 20))
-    assert str(e.value) == ("full BFS of block shuffle D=10 B=5 (3,628,800 decks, one byte each) "
-                            "needs 3 MiB, more than 1 MiB, the --memory cap")
+        shuffle.god(5, run=RunOptions(memory=1 << 19))
+    assert str(e.value) == ("full BFS of block shuffle D=10 B=5 (3,628,800 decks, 2 bits each) "
+                            "needs 1 MiB, more than 512 KiB, the --memory cap")
     refused = r"^expanding layer \d+ needs [\d.]+ MiB, more than 1 MiB, the --memory cap$"
     with pytest.raises(ValueError, match=refused):
         shuffle.solve(6, run=RunOptions(memory=1 << 20))
-    with pytest.raises(ValueError, match="^full BFS of pancakes n=9 .* needs 354 KiB, more than 1 KiB"):
+    with pytest.raises(ValueError, match="^full BFS of pancakes n=9 .* needs 133 KiB, more than 1 KiB"):
         shuffle.pancake_god(9, run=RunOptions(memory=1 << 10))
 
 
@@ -181,11 +184,11 @@ def test_memory_refusals():
     (lambda: shuffle.god(3, show=10_001), "--show must be between 0 and 10000, got 10001"),
     (lambda: shuffle.pancake_god(0), "-n must be at least 1, got 0"),
     (lambda: shuffle.pancake_god(21), "full BFS indexes stacks by rank: at most 20 pancakes, got 21 "
-                                      "(it would need 44.3 EiB, one byte for each of 21! stacks)"),
+                                      "(it would need 11.1 EiB, 2 bits for each of 21! stacks)"),
     (lambda: shuffle.god(100_000), "full BFS indexes decks by rank: at most 20 cards, got 200000 (it would "
-                                   "need more than 10^973,349 bytes, one byte for each of 200000!/2 decks)"),
+                                   "need more than 10^973,349 bytes, 2 bits for each of 200000!/2 decks)"),
     (lambda: shuffle.god(deck=10**20, block=3), "full BFS indexes decks by rank: at most 20 cards, got "
-     "100000000000000000000 (it would need more than 10^(1.96e+21) bytes, one byte for each of "
+     "100000000000000000000 (it would need more than 10^(1.96e+21) bytes, 2 bits for each of "
      "100000000000000000000! decks)"),
 ])
 def test_api_refusals_say_what_is_wrong(call, message):
@@ -196,10 +199,10 @@ def test_api_refusals_say_what_is_wrong(call, message):
 
 def test_census_refuses_a_generic_puzzle_beyond_the_cap():
     p = puzzle.PermPuzzle("rotate or swap", 6, ((1, 2, 3, 4, 5, 0), (1, 0, 2, 3, 4, 5)), (1, 2))
-    refused = r"^full BFS of rotate or swap \(720 decks, one byte each\) needs 720 bytes, more than 100 bytes"
+    refused = r"^full BFS of rotate or swap \(720 decks, 2 bits each\) needs 32 KiB, more than 100 bytes"
     with pytest.raises(ValueError, match=refused):
         shuffle.census(p, run=RunOptions(memory=100))
-    assert shuffle.census(p, run=RunOptions(memory=720)).states == 720
+    assert shuffle.census(p, run=RunOptions(memory=180 + 8 * 4096)).states == 720
 
 
 def test_api_examples_run():
@@ -208,7 +211,7 @@ def test_api_examples_run():
     assert result.attempted >= 10 and result.failed == 0
 
 
-def test_progress_names_the_layers_in_decks_and_stacks(monkeypatch):
+def test_progress_names_the_layers_in_decks_and_stacks(monkeypatch, tmp_path):
     seen = []
 
     class Recorder:
@@ -227,7 +230,6 @@ def test_progress_names_the_layers_in_decks_and_stacks(monkeypatch):
             self.updates.append((done, note))
 
     monkeypatch.setattr(bidir, "Meter", Recorder)
-    monkeypatch.setattr(fullbfs, "Meter", Recorder)
     path = shuffle.solve(6, run=RunOptions(progress=True))  # 14 = 7 + 7 moves: layer 7 meets its inverse
     shown = [m for m in seen if m.enabled]  # the layers big enough for the kernels
     depths = range(8 - len(shown), 8)
@@ -243,23 +245,11 @@ def test_progress_names_the_layers_in_decks_and_stacks(monkeypatch):
     assert path.moves == 7 and [m.label[-7:] for m in seen] == [f"layer {d}" for d in range(1, 5)]
     assert seen[-1].updates[-1] == (path.layers[3], "met the goal's side: 7 moves")
     seen.clear()
-    c = shuffle.pancake_god(6, run=RunOptions(progress=True))
+    monkeypatch.setattr(layers, "Meter", Recorder)
+    c = shuffle.pancake_god(6, run=RunOptions(progress=True, store=str(tmp_path / "fresh.sqlite")))
     (m,) = seen
     assert (m.label, m.total, m.unit, m.enabled) == ("pancakes n=6", 720, "stacks", True)
     assert m.updates[-1] == (720, f"layer {c.diameter}: {c.histogram[-1]:,} stacks")
     seen.clear()
     shuffle.solve(6)
     assert seen and not any(m.enabled for m in seen)  # progress off: no bar
-
-
-def test_checked_first_layer_is_built_the_same():
-    p = puzzle.block_shuffle_puzzle(12, 6)
-    moves = words.segments(p.moves)
-    nowhere = np.array([0], dtype=np.uint64)  # word 0 is no deck (all card 1): nothing meets it
-    layers = [np.array([words.pack(range(1, 13))], dtype=np.uint64)]
-    while len(layers[-1]) * 6 <= bidir.SMALL:
-        layers.append(bidir._grow(layers, nowhere, moves, 1 << 32, 0, False)[0])
-    kept, _ = bidir._grow(layers, nowhere, moves, 1 << 32, 0, False, keep=True)
-    second, _ = bidir._grow(layers, nowhere, moves, 1 << 32, 0, False, keep=False)
-    assert len(kept) > bidir.SMALL // 6 and np.array_equal(kept, second)
-    assert np.all(kept[1:] > kept[:-1])  # sorted, no repeats

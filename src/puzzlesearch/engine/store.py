@@ -89,6 +89,8 @@ def check_checkpoint(path: str | os.PathLike) -> Path:
     Whether it belongs to this run is checked when the run opens it (:class:`Checkpoint`)."""
     check_writable(path, "--checkpoint")
     header = _header(Path(path), "--checkpoint")
+    if header == _LAYERS_HEADER:  # a breadth-first search's own format, read by engine.layers
+        return Path(path)
     if header not in (b"", _SQLITE_HEADER):
         raise ValueError(f"{show(path)} is not a puzzlesearch checkpoint (not an SQLite file)")
     if header:  # read its schema now: a run whose answer comes from the store never opens it
@@ -103,6 +105,10 @@ def check_checkpoint(path: str | os.PathLike) -> Path:
                 f"checkpoint {show(path)} is damaged ({e}); delete it to start the run afresh"
             ) from None
     return Path(path)
+
+
+#: how a checkpoint of engine.layers begins (its MAGIC), as long as the SQLite header
+_LAYERS_HEADER = b"puzzlesearch breadth-first layers\n"[:16]
 
 
 def _header(p: Path, name: str) -> bytes:

@@ -94,6 +94,8 @@ class Verification:
     diameter: int | None
     diameter_sources: int | None
     seconds: float
+    histogram: tuple[int, ...] = ()  # positions at each distance from the tower on A
+    method: str = "bfs"  # "layers" (2 bits a position, all cores) or "bfs" (with --diameter)
 
 
 # --- the checks, in the words of the command line ---------------------------------------------------
@@ -279,22 +281,46 @@ def verify(n: int, pegs: int = 4, diameter: bool = False, *, run: RunOptions = D
     farthest positions, and (if asked) the diameter by a search from every position up
     to renaming the pegs. Sizes are checked before any search."""
     n, pegs = check_n(n), check_pegs(pegs)
+    if not diameter:
+        return _verify_layers(n, pegs, run)
     bfs.check_size(n, pegs)
-    if diameter:
-        bfs.check_diameter(n, pegs)
+    bfs.check_diameter(n, pegs)
+    goal = rules.perfect(n, pegs - 1)
     t0 = time.perf_counter()
     dist, queue, (reached, far, at_far) = bfs.search(n, pegs, 0, run)
-    bfs_moves = int(dist[bfs.encode(rules.perfect(n, pegs - 1), pegs)])
+    bfs_moves = int(dist[bfs.encode(goal, pegs)])
     fs = framestewart.frame_stewart(n, pegs)
-    # at most 2^15 moves here: BFS_LIMIT keeps n <= 15 for three pegs and less for more
-    sequence_ok = rules.replay(rules.perfect(n, 0), moves(n, pegs), pegs) == rules.perfect(n, pegs - 1)
-    diam = sources = None
-    if diameter:
-        diam, sources = bfs.diameter(n, pegs, dist, queue, run)
+    sequence_ok = _replays(n, pegs)
+    diam, sources = bfs.diameter(n, pegs, dist, queue, run)
     return Verification(
         n, pegs, pegs**n, reached, bfs_moves, fs, bfs_moves == fs, sequence_ok, far, at_far, diam, sources,
         round(time.perf_counter() - t0, 4),
     )
+
+
+def _replays(n: int, pegs: int) -> bool:
+    """The Frame-Stewart sequence is legal and ends on the last peg."""
+    return rules.replay(rules.perfect(n, 0), moves(n, pegs), pegs) == rules.perfect(n, pegs - 1)
+
+
+def _verify_layers(n: int, pegs: int, run: RunOptions) -> Verification:
+    """The search from the tower on A by the shared breadth-first engine (engine.layers:
+    2 bits a position, run.workers threads, a checkpoint after every layer)."""
+    from puzzlesearch.engine import layers
+
+    bfs.check_layers(n, pegs, run.memory)
+    goal = rules.perfect(n, pegs - 1)
+    t0 = time.perf_counter()
+    name = f"hanoi {pegs} pegs, {n} discs"
+    space = layers.hanoi_space(name, n, pegs, rules.perfect(n, 0), {"puzzle": "hanoi", "n": n, "pegs": pegs})
+    fs = framestewart.frame_stewart(n, pegs)
+    sequence_ok = _replays(n, pegs)
+    target = layers.hanoi_index(space, goal)
+    found = layers.search(space, run=run, show=0, watch=[target])
+    bfs_moves = found.found.get(target, -1)
+    return Verification(n, pegs, space.size, found.states, bfs_moves, fs, bfs_moves == fs, sequence_ok,
+                        found.diameter, found.farthest_count, None, None, round(time.perf_counter() - t0, 4),
+                        found.histogram, "layers")
 
 
 __all__ = [

@@ -38,6 +38,21 @@ def check_size(n: int, pegs: int) -> int:
     return pegs**n
 
 
+def check_layers(n: int, pegs: int, budget: int | None) -> int:
+    """The search from one position by the shared engine (engine.layers, 2 bits a position):
+    p^n, or ValueError beyond its index limit or the memory cap, from the sizes alone."""
+    from puzzlesearch.engine.layers import MAX_STATES, memory_needed_for
+
+    if n > 64 or pegs**n > MAX_STATES:
+        states = f"{pegs}^{n}" + (f" = {pegs**n:,}" if n <= 64 else "")
+        raise ValueError(
+            f"breadth-first search over {states} positions is beyond the limit of {MAX_STATES:,}; "
+            "use fewer discs or pegs"
+        )
+    require(memory_needed_for(pegs**n), budget, f"breadth-first search over {pegs}^{n} positions")
+    return pegs**n
+
+
 def dist_dtype(n: int) -> type:
     bound = (1 << n) - 1  # no two positions are farther apart (module docstring of kernels)
     return np.uint8 if bound < 255 else np.uint16 if bound < 65535 else np.uint32

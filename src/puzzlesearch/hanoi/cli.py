@@ -193,13 +193,14 @@ def distance(start: str, goal: str, pegs: int, as_json: bool, run: clikit.RunOpt
 @_pegs_option(4)
 @click.option("--diameter", is_flag=True, help="Also the largest distance between any two positions.")
 @clikit.json_option
-@bfs_options
+@clikit.run_options(workers=True, checkpoint=True, memory=True,
+                    workers_help="Threads of the search from the tower (default: all cores).")
 def verify(n: int, pegs: int, diameter: bool, as_json: bool, run: clikit.RunOptions) -> int:
     """Breadth-first search over all positions: the tower's distance next to Frame-Stewart.
 
     Exit status 1 if they differ or the Frame-Stewart sequence does not replay.
     """
-    with clikit.library_call(run, resumable=False):
+    with clikit.library_call(run, resumable=not diameter):
         v = api.verify(n, pegs, diameter, run=run)
     ok = v.agree and v.sequence_ok
     if as_json:

@@ -26,7 +26,7 @@ and refused in the words the command line prints:
     ValueError: solve handles decks of at most 16 cards, got 18
     >>> shuffle.god(7, run=shuffle.RunOptions(memory=2**30))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    ValueError: full BFS of block shuffle D=14 B=7 (87,178,291,200 decks, one byte each) needs 81.2 GiB, ...
+    ValueError: full BFS of block shuffle D=14 B=7 (87,178,291,200 decks, 2 bits each) needs 20.3 GiB, ...
 
 Any permutation puzzle: a move is a position permutation, new[i] = old[perm[i]]:
 
@@ -122,26 +122,32 @@ def solve_pancakes(stack: Sequence[int], count_paths: bool = False, *,
 def god(n: int | None = None, deck: int | None = None, block: int | None = None, show: int = 10, *,
         run: RunOptions = RunOptions()) -> Census:  # noqa: B008 (frozen)
     """Full BFS of the block shuffle from the sorted deck: histogram, diameter, the first
-    `show` farthest decks. Its byte array (D! bytes, D!/2 when B is even) is checked
-    against `run.memory` (default: a share of the available memory) before anything else."""
+    `show` farthest decks. Its bit array (2 bits for each of D! decks, D!/2 when B is even)
+    is checked against `run.memory` (default: a share of the available memory) before
+    anything else; run.workers threads (default: all cores); run.checkpoint is written after
+    every layer and resumed from; the answer is kept in the results store (run.store)."""
     deck, block = block_size(n, deck, block)
     check_show(show)
-    check_census(block_name(deck, block), deck, block_moves_even(block), run.memory)
+    check_census(block_name(deck, block), deck, block_moves_even(block), run)
     from puzzlesearch.shuffle.fullbfs import census
 
     return census(block_shuffle_puzzle(deck, block), show=show, run=run)
 
 
-def pancake_god(n: int, show: int = 10, *,
+def pancake_god(n: int, show: int = 10, *, burnt: bool = False,
                 run: RunOptions = RunOptions()) -> Census:  # noqa: B008 (frozen)
     """Full BFS of n pancakes from the sorted stack; the diameter is the pancake number p(n).
-    Its n! bytes are checked against `run.memory` before anything else."""
+    burnt: each pancake has a burnt side, which must end down; a flip turns the pancakes
+    it moves over (2^n n! stacks; the diameter is the burnt pancake number). As `god`."""
     check_n(n)
     check_show(show)
-    check_census(pancake_name(n), n, False, run.memory, "stacks", "pancakes")  # flip 2 is odd
-    from puzzlesearch.shuffle.fullbfs import census
+    name = f"burnt pancakes n={n}" if burnt else pancake_name(n)
+    check_census(name, n, False, run, "stacks", "pancakes", signed=burnt)  # flip 2 is odd
+    from puzzlesearch.shuffle import fullbfs
 
-    return census(pancake_puzzle(n), show=show, run=run)
+    if burnt:
+        return fullbfs.burnt_census(n, show=show, run=run)
+    return fullbfs.census(pancake_puzzle(n), show=show, run=run)
 
 
 def check_plot(filename: str) -> None:

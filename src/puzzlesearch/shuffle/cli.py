@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 import sys
 from dataclasses import asdict
-from math import factorial
 
 import click
 
@@ -94,10 +93,11 @@ def _report_census(result: api.Census, head: dict, plot: str | None, verbose: bo
 
 
 def _print_census(result: api.Census, verbose: bool, noun: str) -> None:
-    size = len(result.start)
-    every = factorial(size)
-    share = {every: f"all {size}!", every // 2: f"the even half of {size}!"}.get(result.states, f"of {size}!")
-    click.echo(f"{result.puzzle}: {result.states:,} {noun} reachable ({share}), diameter {result.diameter}")
+    half = result.indexed_as.endswith("/2")
+    share = ("the even half of" if half else "all") if result.states == result.indexed else "of"
+    whole = result.indexed_as.removesuffix("/2") if share == "the even half of" else result.indexed_as
+    click.echo(f"{result.puzzle}: {result.states:,} {noun} reachable ({share} {whole}), "
+               f"diameter {result.diameter}")
     click.echo(f"distance  {noun}")
     for d, c in enumerate(result.histogram):
         click.echo(f"{d:8}  {c:,}")
@@ -108,8 +108,10 @@ def _print_census(result: api.Census, verbose: bool, noun: str) -> None:
         for deck in result.farthest:
             click.echo(f"  {_cards(deck)}")
     if verbose:
-        click.echo(f"{result.indexed:,} {noun} indexed in {gib(result.bytes)}; "
-                   f"layers {result.directions} (t top-down, b bottom-up); {result.seconds:.2f} s")
+        how = ("from the results store" if result.source == "store" else
+               f"layers {result.directions} (t top-down, b bottom-up) on {result.workers} "
+               f"thread{'s' if result.workers > 1 else ''}")
+        click.echo(f"{result.indexed:,} {noun} indexed in {gib(result.bytes)}; {how}; {result.seconds:.2f} s")
 
 
 @clikit.group()
@@ -142,12 +144,13 @@ def solve(n, deck, block, start, goal, count_paths, verbose, as_json, run: RunOp
 @shuffle.command("god")
 @_block_options
 @_god_options("decks")
-@clikit.run_options(workers=False, checkpoint=False, memory=True)
+@clikit.run_options(workers=True, checkpoint=True, store=True, memory=True,
+                    workers_help="Threads (default: all cores).")
 @clikit.verbose_option
 @clikit.json_option
 def shuffle_god(n, deck, block, plot, show, verbose, as_json, run: RunOptions) -> int:
     """Every deck reachable from the sorted one: distance histogram, diameter, farthest decks."""
-    with clikit.library_call(run, resumable=False):
+    with clikit.library_call(run):
         d, b = api.block_size(n, deck, block)
         if plot is not None:
             api.check_plot(plot)
@@ -178,17 +181,20 @@ def pancake_solve(stack, count_paths, verbose, as_json, run: RunOptions) -> int:
 
 @pancake.command("god")
 @click.option("-n", type=int, required=True, help="Pancakes.")
+@click.option("--burnt", is_flag=True, help="Burnt pancakes: each has a burnt side, to end down; "
+              "a flip turns the pancakes it moves over.")
 @_god_options("stacks")
-@clikit.run_options(workers=False, checkpoint=False, memory=True)
+@clikit.run_options(workers=True, checkpoint=True, store=True, memory=True,
+                    workers_help="Threads (default: all cores).")
 @clikit.verbose_option
 @clikit.json_option
-def pancake_god(n, plot, show, verbose, as_json, run: RunOptions) -> int:
+def pancake_god(n, burnt, plot, show, verbose, as_json, run: RunOptions) -> int:
     """Every stack of n pancakes: the diameter is the pancake number p(n)."""
-    with clikit.library_call(run, resumable=False):
+    with clikit.library_call(run):
         if plot is not None:
             api.check_plot(plot)
-        result = api.pancake_god(n, show=show, run=run)
-    return _report_census(result, {"n": n}, plot, verbose, as_json, "stacks")
+        result = api.pancake_god(n, show=show, burnt=burnt, run=run)
+    return _report_census(result, {"n": n, "burnt": burnt}, plot, verbose, as_json, "stacks")
 
 
 __all__ = ["pancake", "shuffle"]

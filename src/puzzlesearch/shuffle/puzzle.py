@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from puzzlesearch.engine.memory import gib, require
+from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.shuffle import rules
 
 MAX_PACKED = 16  # cards that fit 4 bits each in one 64-bit word (the shortest-path search)
@@ -126,33 +127,38 @@ def block_moves_even(block: int) -> bool:
     return block % 2 == 0
 
 
-def census_bytes(cards: int, half: bool) -> int:
-    """The full BFS's byte array: one byte for each of the D! decks, or D!/2 when every
-    move is even (one parity). Only for cards <= MAX_CARDS (D! is cheap to compute)."""
-    return math.factorial(cards) // (2 if half else 1)
+def census_states(cards: int, half: bool, signed: bool = False) -> int:
+    """The states the full BFS indexes: D! decks, D!/2 when every move is even (one parity),
+    2^D D! burnt stacks. Only for cards <= MAX_CARDS (D! is cheap to compute)."""
+    return math.factorial(cards) // (2 if half else 1) * (2**cards if signed else 1)
 
 
-def check_census(name: str, cards: int, half: bool, budget: int | None, unit: str = "decks",
-                 item: str = "cards") -> int:
+def check_census(name: str, cards: int, half: bool, run: RunOptions, unit: str = "decks",
+                 item: str = "cards", signed: bool = False) -> int:
     """Refuse (ValueError, one line saying what it would need) a full BFS beyond the rank
-    limit or the memory cap; else the bytes its array takes. From the sizes alone."""
+    limit or the memory cap; else the states it indexes. From the sizes alone."""
     if cards > MAX_CARDS:
-        count = f"{cards}!/2" if half else f"{cards}!"
-        need = _factorial_bytes(cards, half)
+        count = f"{cards}!/2" if half else f"2^{cards} x {cards}!" if signed else f"{cards}!"
+        need = _factorial_bytes(cards, half, signed)
         raise ValueError(f"full BFS indexes {unit} by rank: at most {MAX_CARDS} {item}, got {cards} "
-                         f"(it would need {need}, one byte for each of {count} {unit})")
-    need = census_bytes(cards, half)
-    require(need, budget, f"full BFS of {name} ({need:,} {unit}, one byte each)")
-    return need
+                         f"(it would need {need}, 2 bits for each of {count} {unit})")
+    from puzzlesearch.engine.layers import memory_needed_for
+
+    states = census_states(cards, half, signed)
+    require(memory_needed_for(states), run.memory,
+            f"full BFS of {name} ({states:,} {unit}, 2 bits each)")
+    return states
 
 
-def _factorial_bytes(cards: int, half: bool) -> str:
-    """D! (or D!/2) bytes for people, for any D (no D! is computed beyond a few thousand)."""
+def _factorial_bytes(cards: int, half: bool, signed: bool = False) -> str:
+    """2 bits for each of D! (D!/2, 2^D D!) states, for people, for any D (no D! is
+    computed beyond a few thousand)."""
     if cards <= 1000:
-        return gib(census_bytes(cards, half))
+        return gib(census_states(cards, half, signed) / 4)
     if cards >= 10**300:
         return "more than 10^(10^300) bytes"
-    digits = (math.lgamma(cards + 1) - (math.log(2) if half else 0)) / math.log(10)
+    digits = (math.lgamma(cards + 1) + (cards * math.log(2) if signed else 0)
+              - math.log(2) * (3 if half else 2)) / math.log(10)
     return f"more than 10^{int(digits):,} bytes" if digits < 1e15 else f"more than 10^({digits:.3g}) bytes"
 
 

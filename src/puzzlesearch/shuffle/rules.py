@@ -36,6 +36,15 @@ def flip(stack: Sequence[int], k: int) -> Deck:
     return stack[:k][::-1] + stack[k:]
 
 
+def burnt_flip(stack: Sequence[int], k: int) -> Deck:
+    """Burnt pancakes (a negative pancake has its burnt side up): reverse the top k and
+    turn each of them over."""
+    stack = tuple(stack)
+    if not 1 <= k <= len(stack):
+        raise ValueError(f"burnt flip k={k} needs 1 <= k <= {len(stack)}")
+    return tuple(-c for c in stack[:k][::-1]) + stack[k:]
+
+
 def shuffle_moves(deck_size: int, block: int) -> list[int]:
     """The k of every block move: 1..D-B (k = 0 would change nothing)."""
     return list(range(1, deck_size - block + 1))

@@ -1,0 +1,361 @@
+"""Numba kernels of the breadth-first engine (`layers`): 2 bits a state, indexed by rank.
+
+A state's two bits (four to a byte, state i at bits 2*(i % 4) of byte i // 4):
+
+    UNSEEN  not reached yet
+    CUR     in the layer being expanded (distance d)
+    NEXT    found in this pass (distance d + 1)
+    OLD     reached earlier (distance < d)
+
+After each pass ``relabel`` turns CUR into OLD and NEXT into CUR, one table lookup a byte.
+(The other classic encoding, distance mod 3, cannot tell layer d from d - 3: a top-down
+pass re-expands every third layer, which costs nothing for pancakes, whose layers grow
+tenfold, and makes 4-peg Hanoi, with 150-odd layers of similar size, fifty times slower.)
+
+Three kinds of ranked spaces, described by plain arrays (see ``layers.Space``); every
+rank is a mixed-radix number whose digits are kept most significant first in ``digits``:
+
+PERM    a deck q of n cards 0..n-1, *bottom card first*, ranked by its Lehmer code
+        (digit i = cards after position i smaller than q[i], radix n - i). A move is a
+        gather q'[i] = q[moves[j, i]] that leaves positions below n - reach[j] in place;
+        their digits count cards that stay above them, so they stay too: the image's
+        rank is the state's own high part plus the rank of its top reach[j] cards,
+        O(reach) with one popcount a card. Flips and block moves touch the top of the
+        deck, so the images under short moves lie within reach! ranks: in cache.
+        When every move is even only one parity is reachable: ``compressed`` halves the
+        index (the last digit is always 0 and the one before it fixes the parity).
+SIGNED  the same with a burnt side per card: digit i = 2 * Lehmer digit + sign, radix
+        2(n - i); moves are burnt flips (reverse the top k and turn each card over).
+HANOI   discs on p pegs: digit i = the peg of disc n - 1 - i (the largest disc first),
+        radix p; a move takes the top (smallest) disc of a peg to a peg whose top disc is
+        larger or that is empty.
+
+Each kernel works on a range of states and writes only the bytes of its own range, so
+threads on disjoint, byte-aligned ranges never race (a reader may see another range's
+bytes change, but only from UNSEEN to NEXT, which no test here confuses with CUR).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+from numba.extending import intrinsic
+
+UNSEEN, OLD, CUR, NEXT = 3, 0, 1, 2
+PERM, SIGNED, HANOI = 0, 1, 2
+#: digits stepped one at a time before a jump is cheaper to make by division
+STEP_LIMIT = 16
+
+
+def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per byte value: does it hold an UNSEEN state, does it hold a CUR state, the byte
+    after relabelling (CUR -> OLD, NEXT -> CUR), how many CUR states it holds."""
+    has_unseen = np.zeros(256, dtype=np.bool_)
+    has_cur = np.zeros(256, dtype=np.bool_)
+    relabelled = np.zeros(256, dtype=np.uint8)
+    cur_count = np.zeros(256, dtype=np.int64)
+    for b in range(256):
+        out = 0
+        for s in range(4):
+            v = (b >> (2 * s)) & 3
+            has_unseen[b] |= v == UNSEEN
+            has_cur[b] |= v == CUR
+            cur_count[b] += v == CUR
+            out |= {CUR: OLD, NEXT: CUR}.get(v, v) << (2 * s)
+        relabelled[b] = out
+    return has_unseen, has_cur, relabelled, cur_count
+
+
+HAS_UNSEEN, HAS_CUR, RELABELLED, CUR_COUNT = _tables()
+
+
+@njit(cache=True, inline="always")
+def get(cells, i):
+    return (cells[i >> 2] >> ((i & 3) << 1)) & 3
+
+
+@njit(cache=True, inline="always")
+def put(cells, i, v):
+    s = (i & 3) << 1
+    cells[i >> 2] = (cells[i >> 2] & ~np.uint8(3 << s)) | np.uint8(v << s)
+
+
+@intrinsic
+def popcount(typingctx, x):
+    """The set bits of an integer: LLVM's ctpop, one instruction where the CPU has it."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return x(x), codegen
+
+
+@njit(cache=True)
+def digits_of(index, kind, n, radix, compressed, digits):
+    """The digits of the state with this index (when compressed, the parity digit n - 2
+    is left for `cards_of`)."""
+    r = index * 2 if compressed else index
+    for i in range(n - 1, -1, -1):
+        digits[i] = r % radix[i]
+        r //= radix[i]
+
+
+@njit(cache=True)
+def step(digits, n, radix, compressed):
+    """The digits of the next index: a mixed-radix increment, O(1) on average. Returns the
+    first digit that changed."""
+    i = n - 3 if compressed else n - 1
+    if i < 0:
+        return 0
+    digits[i] += 1
+    while digits[i] == radix[i] and i > 0:
+        digits[i] = 0
+        i -= 1
+        digits[i] += 1
+    return i
+
+
+@njit(cache=True)
+def cards_of(kind, digits, n, compressed, parity, cards, first=0):
+    """PERM/SIGNED: the cards (bottom first) with these digits, given that digits before
+    `first` are those of the cards already in `cards`; when compressed, the parity digit is
+    set first. HANOI has no cards: the digits are the pegs."""
+    if kind == HANOI:
+        return
+    shift = 1 if kind == SIGNED else 0
+    if compressed:
+        s = 0
+        for i in range(n - 2):
+            s += digits[i]
+        digits[n - 2] = (s + parity) & 1
+    # the cards left for positions first.., in order (insertion sort of a short tail)
+    for i in range(first + 1, n):
+        c = cards[i]
+        j = i
+        while j > first and cards[j - 1] > c:
+            cards[j] = cards[j - 1]
+            j -= 1
+        cards[j] = c
+    # digit d picks the d-th card left and closes the gap
+    for i in range(first, n):
+        d = digits[i] >> shift
+        c = cards[i + d]
+        for k in range(i + d, i, -1):
+            cards[k] = cards[k - 1]
+        cards[i] = c
+
+
+@njit(cache=True)
+def locate(idx, last, kind, n, radix, compressed, parity, digits, cards):
+    """digits, cards = the state at idx, stepping from the state at `last` when close."""
+    if 0 <= last <= idx and idx - last <= STEP_LIMIT:
+        first = n
+        for _ in range(idx - last):
+            first = min(first, step(digits, n, radix, compressed))
+        cards_of(kind, digits, n, compressed, parity, cards, first)
+    else:
+        digits_of(idx, kind, n, radix, compressed, digits)
+        for i in range(n):
+            cards[i] = i
+        cards_of(kind, digits, n, compressed, parity, cards, 0)
+
+
+@njit(cache=True, inline="always")
+def prepare(kind, n, digits, weights, high):
+    """PERM/SIGNED: high[i] = the part of the index that digits 0..i-1 make."""
+    high[0] = 0
+    for i in range(n):
+        high[i + 1] = high[i] + digits[i] * weights[i]
+
+
+@njit(cache=True, inline="always")
+def image(j, kind, n, compressed, digits, cards, weights, moves, reach, high):
+    """PERM/SIGNED: the index of the state after move j (`prepare` first)."""
+    r = reach[j]
+    lo = n - r
+    low = 0
+    seen = 0
+    if kind == SIGNED:  # a burnt flip of the top r: reversed, each card turned over
+        for i in range(n - 1, lo - 1, -1):
+            src = n - 1 - (i - lo)
+            c = cards[src]
+            below = popcount(seen & ((1 << c) - 1))
+            low += (2 * below + 1 - (digits[src] & 1)) * weights[i]
+            seen |= 1 << c
+    else:
+        for i in range(n - 1, lo - 1, -1):
+            c = cards[moves[j, i]]
+            low += popcount(seen & ((1 << c) - 1)) * weights[i]
+            seen |= 1 << c
+    rank = high[lo] + low
+    return (rank >> 1) if compressed else rank
+
+
+@njit(cache=True)
+def images(idx, kind, n, pegs, compressed, digits, cards, weights, moves, reach, high, top, ranks):
+    """ranks[:k] = the indices of the states one move from the state (idx, digits, cards);
+    returns k. PERM moves are listed shortest reach first, so nearby images come first."""
+    if kind == HANOI:
+        for g in range(pegs):
+            top[g] = -1
+        for i in range(n - 1, -1, -1):  # smallest disc first: the first seen on a peg is its top
+            g = digits[i]
+            if top[g] < 0:
+                top[g] = i
+        k = 0
+        for a in range(pegs):
+            ia = top[a]
+            if ia < 0:
+                continue
+            for b in range(pegs):
+                if b != a and top[b] < ia:  # b empty (-1) or its top disc is larger (nearer 0)
+                    ranks[k] = idx + (b - a) * weights[ia]
+                    k += 1
+        return k
+    prepare(kind, n, digits, weights, high)
+    for j in range(reach.shape[0]):
+        ranks[j] = image(j, kind, n, compressed, digits, cards, weights, moves, reach, high)
+    return reach.shape[0]
+
+
+@njit(cache=True, nogil=True)
+def push(cells, lo, hi, start, kind, n, pegs, compressed, parity, radix, weights, moves, reach,
+         buf, counts):
+    """Top-down over the CUR states in [start, hi) of the range [lo, hi): an UNSEEN image
+    inside the range is marked NEXT here; an UNSEEN image elsewhere goes to buf, for
+    `mark` (whose owner marks it). Stops early, before buf could overflow.
+
+    counts[0] = states marked, counts[1] = entries in buf; returns where to go on (hi: done).
+    """
+    digits = np.zeros(n, dtype=np.int64)
+    cards = np.zeros(n, dtype=np.int64)
+    high = np.zeros(n + 1, dtype=np.int64)
+    top = np.zeros(max(pegs, 1), dtype=np.int64)
+    ranks = np.zeros(max(reach.shape[0], pegs * (pegs - 1)), dtype=np.int64)
+    room = buf.shape[0] - ranks.shape[0]
+    marked, nb, last = 0, 0, -1
+    idx = start
+    while idx < hi:
+        if (idx & 3) == 0 and idx + 4 <= hi and not HAS_CUR[cells[idx >> 2]]:
+            idx += 4
+            continue
+        if get(cells, idx) != CUR:
+            idx += 1
+            continue
+        if nb > room:
+            break
+        locate(idx, last, kind, n, radix, compressed, parity, digits, cards)
+        last = idx
+        k = images(idx, kind, n, pegs, compressed, digits, cards, weights, moves, reach, high, top, ranks)
+        for j in range(k):
+            t = ranks[j]
+            if get(cells, t) == UNSEEN:  # a state seen never becomes unseen again: safe to skip
+                if lo <= t < hi:
+                    put(cells, t, NEXT)
+                    marked += 1
+                else:
+                    buf[nb] = t
+                    nb += 1
+        idx += 1
+    counts[0] = marked
+    counts[1] = nb
+    return idx
+
+
+@njit(cache=True, nogil=True)
+def mark(cells, lo, hi, buf, nb):
+    """Mark NEXT the UNSEEN states of buf[:nb] inside [lo, hi); how many were marked."""
+    marked = 0
+    for t in range(nb):
+        r = buf[t]
+        if lo <= r < hi and get(cells, r) == UNSEEN:
+            put(cells, r, NEXT)
+            marked += 1
+    return marked
+
+
+@njit(cache=True, nogil=True)
+def pull(cells, lo, hi, kind, n, pegs, compressed, parity, radix, weights, moves, reach):
+    """Bottom-up over [lo, hi): an UNSEEN state with a CUR predecessor (moves and reach
+    are the inverse moves) is marked NEXT; how many were marked."""
+    digits = np.zeros(n, dtype=np.int64)
+    cards = np.zeros(n, dtype=np.int64)
+    high = np.zeros(n + 1, dtype=np.int64)
+    top = np.zeros(max(pegs, 1), dtype=np.int64)
+    ranks = np.zeros(max(reach.shape[0], pegs * (pegs - 1)), dtype=np.int64)
+    marked, last = 0, -1
+    idx = lo
+    while idx < hi:
+        if (idx & 3) == 0 and idx + 4 <= hi and not HAS_UNSEEN[cells[idx >> 2]]:
+            idx += 4
+            continue
+        if get(cells, idx) != UNSEEN:
+            idx += 1
+            continue
+        locate(idx, last, kind, n, radix, compressed, parity, digits, cards)
+        last = idx
+        if kind == HANOI:
+            k = images(idx, kind, n, pegs, compressed, digits, cards, weights, moves, reach, high, top, ranks)
+            for j in range(k):
+                if get(cells, ranks[j]) == CUR:
+                    put(cells, idx, NEXT)
+                    marked += 1
+                    break
+        else:  # one image at a time: most states find a predecessor among the first few
+            prepare(kind, n, digits, weights, high)
+            for j in range(reach.shape[0]):
+                t = image(j, kind, n, compressed, digits, cards, weights, moves, reach, high)
+                if get(cells, t) == CUR:
+                    put(cells, idx, NEXT)
+                    marked += 1
+                    break
+        idx += 1
+    return marked
+
+
+@njit(cache=True, nogil=True)
+def relabel(cells, lo_block, hi_block, block_bytes, counts):
+    """CUR -> OLD and NEXT -> CUR over the blocks [lo_block, hi_block) of block_bytes
+    bytes; counts[b] = the CUR states of block b afterwards (where the next push goes)."""
+    for blk in range(lo_block, hi_block):
+        c = 0
+        for b in range(blk * block_bytes, min((blk + 1) * block_bytes, cells.shape[0])):
+            v = RELABELLED[cells[b]]
+            cells[b] = v
+            c += CUR_COUNT[v]
+        counts[blk] = c
+
+
+@njit(cache=True, nogil=True)
+def count_cur(cells, lo_block, hi_block, block_bytes, counts):
+    """counts[b] = the CUR states of block b, for the blocks [lo_block, hi_block)."""
+    for blk in range(lo_block, hi_block):
+        c = 0
+        for b in range(blk * block_bytes, min((blk + 1) * block_bytes, cells.shape[0])):
+            c += CUR_COUNT[cells[b]]
+        counts[blk] = c
+
+
+@njit(cache=True, nogil=True)
+def collect(cells, size, value, limit, out):
+    """The first `limit` indices whose state is `value` into out; how many there are."""
+    k = 0
+    for idx in range(size):
+        if (idx & 3) == 0 and cells[idx >> 2] == 0:  # four OLD states
+            continue
+        if get(cells, idx) == value:
+            if k < limit:
+                out[k] = idx
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def state_of(idx, kind, n, radix, compressed, parity, digits, cards):
+    """The digits and cards of one index (for drivers and tests)."""
+    digits_of(idx, kind, n, radix, compressed, digits)
+    for i in range(n):
+        cards[i] = i
+    cards_of(kind, digits, n, compressed, parity, cards, 0)
