@@ -43,8 +43,6 @@ from numba.extending import intrinsic
 
 UNSEEN, OLD, CUR, NEXT = 3, 0, 1, 2
 PERM, SIGNED, HANOI = 0, 1, 2
-#: digits stepped one at a time before a jump is cheaper to make by division
-STEP_LIMIT = 16
 
 
 def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -103,18 +101,24 @@ def digits_of(index, kind, n, radix, compressed, digits):
 
 
 @njit(cache=True)
-def step(digits, n, radix, compressed):
-    """The digits of the next index: a mixed-radix increment, O(1) on average. Returns the
-    first digit that changed."""
+def advance(digits, n, radix, compressed, gap):
+    """The digits of the index `gap` further on: a mixed-radix addition that stops with its
+    carry, so a short gap costs a few digits whatever the size. Returns the first digit
+    that changed."""
     i = n - 3 if compressed else n - 1
     if i < 0:
         return 0
-    digits[i] += 1
-    while digits[i] == radix[i] and i > 0:
-        digits[i] = 0
+    carry = gap
+    while True:
+        v = digits[i] + carry
+        if v < radix[i]:
+            digits[i] = v
+            return i
+        digits[i] = v % radix[i]
+        carry = v // radix[i]
+        if i == 0:
+            return 0
         i -= 1
-        digits[i] += 1
-    return i
 
 
 @njit(cache=True)
@@ -149,11 +153,9 @@ def cards_of(kind, digits, n, compressed, parity, cards, first=0):
 
 @njit(cache=True)
 def locate(idx, last, kind, n, radix, compressed, parity, digits, cards):
-    """digits, cards = the state at idx, stepping from the state at `last` when close."""
-    if 0 <= last <= idx and idx - last <= STEP_LIMIT:
-        first = n
-        for _ in range(idx - last):
-            first = min(first, step(digits, n, radix, compressed))
+    """digits, cards = the state at idx, moving on from the state at `last` (when >= 0)."""
+    if 0 <= last <= idx:
+        first = advance(digits, n, radix, compressed, idx - last)
         cards_of(kind, digits, n, compressed, parity, cards, first)
     else:
         digits_of(idx, kind, n, radix, compressed, digits)
