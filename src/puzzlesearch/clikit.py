@@ -180,7 +180,7 @@ def run_options(*, workers: bool = True, checkpoint: bool = True, store: bool = 
         if checkpoint:
             options.append(click.option(
                 "--checkpoint", type=click.Path(dir_okay=False), default=None, metavar="FILE",
-                help="SQLite file recording finished work; run the same command again with it to resume."))
+                help="File recording finished work; run the same command again with it to resume."))
         if store:
             options.append(click.option(
                 "--store", type=click.Path(dir_okay=False), default=None, metavar="FILE",

@@ -4,6 +4,7 @@ checkpoints resumed and refused."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import deque
 from math import factorial
@@ -54,6 +55,17 @@ def test_pancake_rows_are_oeis_a092113(n):
     found = layers.search(pancakes(n), run=RunOptions(workers=2))
     assert list(found.histogram) == REF["pancake_distance_table"]["rows"][str(n)]
     assert found.diameter == REF["pancake_numbers"]["values"][n - 1]
+
+
+def test_flips_are_found_and_the_general_gather_agrees():
+    space = pancakes(9)
+    assert space.kind == layers.FLIPS
+    assert fullbfs.perm_space(puzzle.block_shuffle_puzzle(7, 3), tuple(range(1, 8))).kind == layers.PERM
+    general = dataclasses.replace(space, kind=layers.PERM)
+    want = layers.search(space, show=100)
+    got = layers.search(general, show=100)
+    assert (got.histogram, got.farthest) == (want.histogram, want.farthest)
+    assert list(got.histogram) == REF["pancake_distance_table"]["rows"]["9"]
 
 
 @pytest.mark.parametrize("n", range(1, 9))
@@ -223,3 +235,123 @@ def test_memory_is_refused_before_allocating():
     assert layers.memory_needed(pancakes(8)) == 40_320 // 4 + 8 * 4096
     with pytest.raises(ValueError, match="beyond"):
         layers.check_space(hanoi_space(21, 4), None)
+
+
+# --- on a Dask cluster (engine.layers_dask) ---------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=":0",
+                                  host="127.0.0.1") as c:
+        yield c.scheduler_address
+
+
+def spaces_for_the_cluster():
+    p = puzzle.block_shuffle_puzzle(7, 3)
+    return [pancakes(n) for n in range(1, 11)] + [
+        fullbfs.burnt_space(5),
+        fullbfs.perm_space(p, (3, 1, 2, 7, 5, 6, 4)),  # directed moves, from a random deck
+        hanoi_space(7, 4),
+    ]
+
+
+def test_the_cluster_finds_what_one_machine_finds(cluster, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the temporary partition folder goes here, and goes away
+    for space in spaces_for_the_cluster():
+        here = layers.search(space, run=RunOptions(workers=2), show=30, watch=[space.start, 0])
+        there = layers.search(space, run=RunOptions(scheduler=cluster), show=30, watch=[space.start, 0])
+        assert (there.histogram, there.farthest, there.farthest_count, there.found) == (
+            here.histogram, here.farthest, here.farthest_count, here.found), space.name
+    assert list(tmp_path.iterdir()) == []
+    # from the command line, as a user asks it
+    from conftest import run_cli
+
+    there = run_cli("pancake", "god", "-n", "7", "--burnt", "--scheduler", cluster, "--json",
+                    "--store", str(tmp_path / "a.sqlite"))
+    here = run_cli("pancake", "god", "-n", "7", "--burnt", "--json", "--store", str(tmp_path / "b.sqlite"))
+    assert there.code == here.code == 0
+    assert {k: v for k, v in there.json().items() if k not in ("seconds", "workers", "directions")} == {
+        k: v for k, v in here.json().items() if k not in ("seconds", "workers", "directions")}
+    assert there.json()["diameter"] == REF["burnt_pancake_numbers"]["values"][6]
+
+
+def test_a_cluster_run_resumes_after_a_kill(cluster, tmp_path, monkeypatch):
+    from puzzlesearch.engine import layers_dask
+
+    space = pancakes(9)
+    whole = layers.search(space, run=RunOptions(workers=2), show=20)
+    ckpt = tmp_path / "run.ckpt"
+    write = layers_dask._write_meta
+    calls = []
+
+    def write_then_die(*args):
+        write(*args)
+        calls.append(1)
+        if len(calls) == 4:
+            raise Stop
+
+    monkeypatch.setattr(layers_dask, "_write_meta", write_then_die)
+    with pytest.raises(Stop):
+        layers.search(space, run=RunOptions(scheduler=cluster, checkpoint=str(ckpt)))
+    monkeypatch.setattr(layers_dask, "_write_meta", write)
+    # killed between the merges of layer 5: every expansion written, partition 0 merged
+    folder, bounds = str(tmp_path / "run.ckpt.parts"), layers_dask._read_meta(ckpt)["bounds"]
+    assert len(bounds) > 1
+    for p in range(len(bounds)):
+        layers_dask.expand_task(folder, p, 4, bounds, space.arrays())
+    (tmp_path / "run.ckpt.parts" / "layer-5" / "EXPANDED").write_text("")
+    layers_dask.merge_task(folder, 0, 4, [])
+    again = layers.search(space, run=RunOptions(scheduler=cluster, checkpoint=str(ckpt)), show=20)
+    assert again.resumed_at == 4
+    assert (again.histogram, again.farthest) == (whole.histogram, whole.farthest)
+    with pytest.raises(ValueError, match="another search"):  # a cluster's checkpoint on one machine
+        layers.search(space, run=RunOptions(checkpoint=str(ckpt)))
+    local = tmp_path / "local.ckpt"
+    layers.search(space, run=RunOptions(checkpoint=str(local)))
+    with pytest.raises(ValueError, match="another search: .*on one machine, not on a cluster"):
+        layers.search(space, run=RunOptions(scheduler=cluster, checkpoint=str(local)))
+
+
+def test_a_real_scheduler_and_workers_find_the_same(tmp_path):
+    # `dask scheduler` and two `dask worker` processes, as a user starts them
+    pytest.importorskip("distributed")
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    address = f"tcp://127.0.0.1:{port}"
+    dask = [sys.executable, "-m", "distributed.cli.dask_scheduler"]
+    procs = [subprocess.Popen([*dask, "--host", "127.0.0.1", "--port", str(port), "--dashboard-address",
+                               ":0"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path)]
+    try:
+        for _ in range(2):
+            procs.append(subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address,
+                                           "--nthreads", "1", "--no-dashboard"],
+                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path))
+        distributed = pytest.importorskip("distributed")
+        with distributed.Client(address, timeout=30) as client:
+            client.wait_for_workers(2, timeout=60)
+        for space in (pancakes(10), fullbfs.burnt_space(6)):
+            there = layers.search(space, run=RunOptions(scheduler=address, checkpoint=str(tmp_path / "c")),
+                                  show=20)
+            here = layers.search(space, run=RunOptions(workers=2), show=20)
+            assert (there.histogram, there.farthest, there.farthest_count) == (
+                here.histogram, here.farthest, here.farthest_count)
+            (tmp_path / "c").unlink()
+            for f in (tmp_path / "c.parts").iterdir():
+                f.unlink()
+    finally:
+        for p in procs:
+            p.terminate()
+        for p in procs:
+            try:
+                p.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                p.kill()
+        time.sleep(0)

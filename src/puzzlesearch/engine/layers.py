@@ -47,7 +47,7 @@ from puzzlesearch.engine.paths import check_writable, show
 from puzzlesearch.engine.progress import Meter
 from puzzlesearch.engine.store import canonical_json
 
-PERM, SIGNED, HANOI = 0, 1, 2  # the kinds of space (layers_kernel's module docstring)
+PERM, SIGNED, HANOI, FLIPS = 0, 1, 2, 3  # the kinds of space (layers_kernel's module docstring)
 CHUNK = 1 << 22  # states a thread takes at a time (1 MiB of bits): Ctrl-C and balance
 BLOCK = 1 << 14  # states whose CUR count is kept, to deal a top-down pass out evenly
 JOBS_PER_WORKER = 8  # jobs a top-down pass is cut into, per thread
@@ -63,7 +63,7 @@ MAX_HEADER = 1 << 20
 class Space:
     """A ranked state space and its moves, in the form the kernels take (see layers_kernel).
 
-    kind     layers_kernel.PERM, SIGNED or HANOI
+    kind     layers_kernel.PERM (FLIPS when every move is a flip), SIGNED or HANOI
     n        cards (or discs)
     radix    the radix of each digit, most significant first; size = their product
              (halved when compressed)
@@ -152,7 +152,9 @@ def perm_space(name: str, n: int, moves: Sequence[Sequence[int]], start: Sequenc
     compressed = n >= 2 and bool(fwd) and all(parity_of(mv) == 0 for mv in fwd)
     q = [c - 1 for c in reversed(start)]
     radix = tuple(range(n, 0, -1))
-    return Space(name, PERM, n, radix, _index(_lehmer(q), radix, compressed), key,
+    flips = all(mv == tuple(range(r - 1, -1, -1)) + tuple(range(r, n)) for mv, r in
+                ((mv, reach(mv)) for mv in fwd))
+    return Space(name, FLIPS if flips else PERM, n, radix, _index(_lehmer(q), radix, compressed), key,
                  moves=tuple(bottom_first(mv) for mv in fwd), reach=tuple(reach(mv) for mv in fwd),
                  inverse=tuple(bottom_first(mv) for mv in back),
                  inverse_reach=tuple(reach(mv) for mv in back),
@@ -252,9 +254,14 @@ def search(space: Space, *, run: RunOptions = RunOptions(), show: int = 10,  # n
     run.workers threads (default: all cores), run.memory caps the bytes (refused before
     allocating), run.checkpoint is a file written after each layer and resumed from,
     run.progress draws a bar. `watch`: indices whose distance to report (found).
+    With run.scheduler, the search runs on that Dask cluster instead (engine.layers_dask).
     """
     from puzzlesearch.engine import layers_kernel as k
 
+    if run.scheduler is not None:
+        from puzzlesearch.engine.layers_dask import search_on_cluster
+
+        return search_on_cluster(space, run=run, show_count=show, watch=watch)
     workers = run.workers or cores()
     check_space(space, run.memory)
     ckpt = Path(run.checkpoint) if run.checkpoint is not None else None

@@ -24,6 +24,8 @@ PERM    a deck q of n cards 0..n-1, *bottom card first*, ranked by its Lehmer co
         deck, so the images under short moves lie within reach! ranks: in cache.
         When every move is even only one parity is reachable: ``compressed`` halves the
         index (the last digit is always 0 and the one before it fixes the parity).
+FLIPS   PERM whose moves are all flips (reversals of the top k cards): the same ranks, the
+        gather computed instead of looked up (a fifth faster).
 SIGNED  the same with a burnt side per card: digit i = 2 * Lehmer digit + sign, radix
         2(n - i); moves are burnt flips (reverse the top k and turn each card over).
 HANOI   discs on p pegs: digit i = the peg of disc n - 1 - i (the largest disc first),
@@ -42,7 +44,7 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 UNSEEN, OLD, CUR, NEXT = 3, 0, 1, 2
-PERM, SIGNED, HANOI = 0, 1, 2
+PERM, SIGNED, HANOI, FLIPS = 0, 1, 2, 3
 
 
 def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -186,6 +188,11 @@ def image(j, kind, n, compressed, digits, cards, weights, moves, reach, high):
             below = popcount(seen & ((1 << c) - 1))
             low += (2 * below + 1 - (digits[src] & 1)) * weights[i]
             seen |= 1 << c
+    elif kind == FLIPS:  # the top r reversed
+        for i in range(n - 1, lo - 1, -1):
+            c = cards[n - 1 - (i - lo)]
+            low += popcount(seen & ((1 << c) - 1)) * weights[i]
+            seen |= 1 << c
     else:
         for i in range(n - 1, lo - 1, -1):
             c = cards[moves[j, i]]
@@ -263,6 +270,37 @@ def push(cells, lo, hi, start, kind, n, pegs, compressed, parity, radix, weights
         idx += 1
     counts[0] = marked
     counts[1] = nb
+    return idx
+
+
+@njit(cache=True, nogil=True)
+def emit(cells, lo, hi, start, value, kind, n, pegs, compressed, parity, radix, weights, moves, reach,
+         buf, counts):
+    """Every image of the states whose bits are `value` in [start, hi) into buf, read only
+    (cells holds the states lo..hi-1 only; lo is a multiple of 4). Stops early, before buf
+    could overflow. counts[0] = entries in buf; returns where to go on (hi: done)."""
+    digits = np.zeros(n, dtype=np.int64)
+    cards = np.zeros(n, dtype=np.int64)
+    high = np.zeros(n + 1, dtype=np.int64)
+    top = np.zeros(max(pegs, 1), dtype=np.int64)
+    ranks = np.zeros(max(reach.shape[0], pegs * (pegs - 1)), dtype=np.int64)
+    room = buf.shape[0] - ranks.shape[0]
+    nb, last = 0, -1
+    idx = start
+    while idx < hi:
+        if get(cells, idx - lo) != value:
+            idx += 1
+            continue
+        if nb > room:
+            break
+        locate(idx, last, kind, n, radix, compressed, parity, digits, cards)
+        last = idx
+        k = images(idx, kind, n, pegs, compressed, digits, cards, weights, moves, reach, high, top, ranks)
+        for j in range(k):
+            buf[nb] = ranks[j]
+            nb += 1
+        idx += 1
+    counts[0] = nb
     return idx
 
 

@@ -38,7 +38,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -94,7 +94,8 @@ class Verification:
     diameter: int | None
     diameter_sources: int | None
     seconds: float
-    histogram: tuple[int, ...] = ()  # positions at each distance from the tower on A
+    # positions at each distance from the tower on A (in --json; too long to show in a repr)
+    histogram: tuple[int, ...] = field(default=(), repr=False)
     method: str = "bfs"  # "layers" (2 bits a position, all cores) or "bfs" (with --diameter)
 
 
@@ -308,7 +309,7 @@ def _verify_layers(n: int, pegs: int, run: RunOptions) -> Verification:
     2 bits a position, run.workers threads, a checkpoint after every layer)."""
     from puzzlesearch.engine import layers
 
-    bfs.check_layers(n, pegs, run.memory)
+    bfs.check_layers(n, pegs, run.memory, cluster=run.scheduler is not None)
     goal = rules.perfect(n, pegs - 1)
     t0 = time.perf_counter()
     name = f"hanoi {pegs} pegs, {n} discs"

@@ -38,7 +38,7 @@ def check_size(n: int, pegs: int) -> int:
     return pegs**n
 
 
-def check_layers(n: int, pegs: int, budget: int | None) -> int:
+def check_layers(n: int, pegs: int, budget: int | None, cluster: bool = False) -> int:
     """The search from one position by the shared engine (engine.layers, 2 bits a position):
     p^n, or ValueError beyond its index limit or the memory cap, from the sizes alone."""
     from puzzlesearch.engine.layers import MAX_STATES, memory_needed_for
@@ -49,7 +49,8 @@ def check_layers(n: int, pegs: int, budget: int | None) -> int:
             f"breadth-first search over {states} positions is beyond the limit of {MAX_STATES:,}; "
             "use fewer discs or pegs"
         )
-    require(memory_needed_for(pegs**n), budget, f"breadth-first search over {pegs}^{n} positions")
+    if budget is not None or not cluster:
+        require(memory_needed_for(pegs**n), budget, f"breadth-first search over {pegs}^{n} positions")
     return pegs**n
 
 

@@ -145,6 +145,8 @@ def check_census(name: str, cards: int, half: bool, run: RunOptions, unit: str =
     from puzzlesearch.engine.layers import memory_needed_for
 
     states = census_states(cards, half, signed)
+    if run.scheduler is not None:  # partitions on the cluster's workers, not here
+        return states
     require(memory_needed_for(states), run.memory,
             f"full BFS of {name} ({states:,} {unit}, 2 bits each)")
     return states

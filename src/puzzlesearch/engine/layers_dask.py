@@ -1,0 +1,310 @@
+"""The breadth-first engine beyond one machine: the index range cut into partitions, each
+held as a file, layers exchanged as sorted per-partition files (delayed duplicate
+detection, after Korf 2008), tasks on a Dask cluster.
+
+A partition file is a JSON header line (its range, the layer it holds, what that layer
+found) and the 2 bits of each of its states, in engine.layers_kernel's encoding, with one
+shift: after layer d is found, its states are NEXT and layer d - 1's are CUR.
+
+Each layer d -> d + 1 is two rounds of tasks, one per partition:
+
+* expand p: read partition p, list the images of its NEXT states, sort them, drop
+  repeats, and write the share of each partition q to ``layer-{d+1}/p{p}-c{c}-q{q}.npy``
+  (c: chunks of EMIT images); read only;
+* merge q: read partition q, relabel it (CUR -> OLD, NEXT -> CUR), mark NEXT every
+  UNSEEN state listed in the files for q, write it back (a temporary file, then renamed)
+  with the count of new states: the layer's share of partition q.
+
+So a partition costs its own bits in memory, and the network carries only the new
+layers' files. The folder must be one that every worker and this process see (on one
+machine any folder; on several a shared file system): the partitions live in
+``CHECKPOINT.parts/`` with ``--checkpoint CHECKPOINT``, else in a temporary folder in
+the current directory, removed at the end.
+
+Killed anywhere, the run resumes: the checkpoint file (the histogram so far) is written
+after each layer's merges; a marker file says a layer's expansions are all written, so a
+resumed run goes straight to the merges; a partition already merged says so in its
+header and is not merged twice.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from puzzlesearch.engine.layers import (
+    BLOCK,
+    MAGIC,
+    Layers,
+    Space,
+    _describe,
+    _write_checkpoint,
+    check_space,
+)
+from puzzlesearch.engine.options import RunOptions, check_scheduler
+from puzzlesearch.engine.paths import show
+from puzzlesearch.engine.progress import Meter
+
+PART_MAGIC = b"puzzlesearch layers partition\n"
+EMIT = 1 << 22  # images per expansion chunk (32 MiB of ranks, and as much to sort them)
+TASKS_PER_THREAD = 2  # partitions per cluster thread
+MIN_PARTITION = 1 << 12  # states
+
+
+def partitions(size: int, threads: int) -> list[tuple[int, int]]:
+    """Ranges [lo, hi) covering 0..size-1, lo a multiple of 4 (whole bytes of bits)."""
+    count = max(1, min(TASKS_PER_THREAD * max(threads, 1), size // MIN_PARTITION))
+    share = ((size + count - 1) // count + 3) // 4 * 4
+    return [(lo, min(lo + share, size)) for lo in range(0, size, share)]
+
+
+# --- partition files ------------------------------------------------------------------------------------
+
+
+def _part_path(folder: Path, p: int) -> Path:
+    return folder / f"part-{p}.bits"
+
+
+def _read_part(path: Path) -> tuple[dict, np.ndarray]:
+    with open(path, "rb") as f:
+        if f.read(len(PART_MAGIC)) != PART_MAGIC:
+            raise ValueError(f"{show(path)} is not a partition of a puzzlesearch breadth-first search")
+        head = json.loads(f.readline())
+        offset = f.tell()
+    cells = np.fromfile(path, dtype=np.uint8, offset=offset)
+    if len(cells) != (head["hi"] - head["lo"] + 3) // 4:
+        raise ValueError(f"partition {show(path)} is damaged; delete the folder to start afresh")
+    return head, cells
+
+
+def _write_part(path: Path, head: dict, cells: np.ndarray) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as f:
+        f.write(PART_MAGIC + json.dumps(head).encode() + b"\n")
+        cells.tofile(f)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def _save_array(path: Path, values: np.ndarray) -> None:
+    tmp = path.with_name(path.name + ".tmp.npy")
+    np.save(tmp, values)
+    os.replace(tmp, path)
+
+
+# --- the tasks (module functions: the workers import them) --------------------------------------------
+
+
+def init_task(folder: str, p: int, lo: int, hi: int, start: int) -> None:
+    """Partition p, all unseen but the start (NEXT: layer 0); written unless it exists."""
+    from puzzlesearch.engine import layers_kernel as k
+
+    path = _part_path(Path(folder), p)
+    if path.exists():
+        return
+    cells = np.full((hi - lo + 3) // 4, 0xFF, dtype=np.uint8)
+    for i in range(hi - lo, 4 * len(cells)):
+        k.put(cells, i, k.OLD)
+    if lo <= start < hi:
+        k.put(cells, start - lo, k.NEXT)
+    _write_part(path, {"lo": lo, "hi": hi, "layer": 0, "count": int(lo <= start < hi), "found": {}}, cells)
+
+
+def expand_task(folder: str, p: int, layer: int, bounds: list[tuple[int, int]], arrays: tuple) -> int:
+    """The images of partition p's NEXT states, sorted, split by partition, into files."""
+    from puzzlesearch.engine import layers_kernel as k
+
+    head, cells = _read_part(_part_path(Path(folder), p))
+    if head["layer"] != layer:
+        raise RuntimeError(f"partition {p} holds layer {head['layer']}, not {layer}")
+    out = Path(folder) / f"layer-{layer + 1}"
+    out.mkdir(exist_ok=True)
+    lows = np.array([lo for lo, _ in bounds], dtype=np.int64)
+    buf = np.empty(EMIT, dtype=np.int64)
+    counts = np.zeros(1, dtype=np.int64)
+    lo, hi = head["lo"], head["hi"]
+    start, chunk, emitted = lo, 0, 0
+    while start < hi:
+        start = k.emit(cells, lo, hi, start, k.NEXT, *arrays, buf, counts)
+        ranks = np.unique(buf[: counts[0]])
+        emitted += len(ranks)
+        cuts = np.searchsorted(ranks, lows)
+        for q, (a, b) in enumerate(zip(cuts, [*cuts[1:], len(ranks)], strict=True)):
+            if b > a:
+                _save_array(out / f"p{p}-c{chunk}-q{q}.npy", ranks[a:b])
+        chunk += 1
+    return emitted
+
+
+def merge_task(folder: str, q: int, layer: int, watch: list[int]) -> tuple[int, dict]:
+    """Partition q moves to layer + 1: relabelled, the UNSEEN states listed for it marked
+    NEXT. Returns (new states, {watched index: layer + 1}); a partition already merged
+    returns what it found then."""
+    from puzzlesearch.engine import layers_kernel as k
+
+    path = _part_path(Path(folder), q)
+    head, cells = _read_part(path)
+    if head["layer"] == layer + 1:
+        return head["count"], {int(a): b for a, b in head["found"].items()}
+    if head["layer"] != layer:
+        raise RuntimeError(f"partition {q} holds layer {head['layer']}, not {layer}")
+    lo, hi = head["lo"], head["hi"]
+    nblocks = -(-(hi - lo) // BLOCK)
+    k.relabel(cells, 0, nblocks, BLOCK // 4, np.zeros(nblocks, dtype=np.int64))
+    new = 0
+    for f in sorted((Path(folder) / f"layer-{layer + 1}").glob(f"p*-c*-q{q}.npy")):
+        ranks = np.load(f) - lo
+        new += k.mark(cells, 0, hi - lo, ranks, len(ranks))
+    found = {w: layer + 1 for w in watch if lo <= w < hi and k.get(cells, w - lo) == k.NEXT}
+    _write_part(path, {**head, "layer": layer + 1, "count": int(new),
+                       "found": {str(a): b for a, b in found.items()}}, cells)
+    return int(new), found
+
+
+def collect_task(folder: str, p: int, limit: int) -> tuple[list[int], int]:
+    """The first `limit` states of the last layer (CUR after the final, empty merge) in
+    partition p, and how many there are."""
+    from puzzlesearch.engine import layers_kernel as k
+
+    head, cells = _read_part(_part_path(Path(folder), p))
+    out = np.empty(limit, dtype=np.int64)
+    total = k.collect(cells, head["hi"] - head["lo"], k.CUR, limit, out)
+    return [int(i) + head["lo"] for i in out[: min(limit, total)]], int(total)
+
+
+# --- the driver -----------------------------------------------------------------------------------------
+
+
+def search_on_cluster(space: Space, *, run: RunOptions, show_count: int = 10,
+                      watch: Sequence[int] = ()) -> Layers:
+    """engine.layers.search on the Dask cluster at run.scheduler (see the module docstring)."""
+    try:
+        from distributed import Client
+    except ImportError as e:
+        raise ImportError("--scheduler needs dask.distributed, an optional extra: "
+                          "pip install -e .[cluster]") from e
+    import time
+
+    check_space(space, None)  # the index limit; memory is each worker's, a partition at a time
+    check_scheduler(run.scheduler)
+    t0 = time.perf_counter()
+    try:
+        client = Client(run.scheduler, timeout=10, set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as e:
+        raise ValueError(f"no Dask scheduler answers at {run.scheduler} ({e})") from e
+    ckpt = Path(run.checkpoint) if run.checkpoint is not None else None
+    folder = None
+    try:
+        threads = sum(client.nthreads().values())
+        saved = _read_meta(ckpt) if ckpt is not None else None
+        bounds = [tuple(b) for b in saved["bounds"]] if saved else partitions(space.size, threads)
+        params = {"format": 1, "space": space.name, "start": space.start, "size": space.size,
+                  "key": _key(space), "partitions": len(bounds)}
+        if saved is not None and saved["params"] != params:
+            raise ValueError(f"checkpoint {show(ckpt)} was made for another search: "
+                             f"{_describe(saved['params'])}, not {_describe(params)} on a cluster")
+        folder = (Path(tempfile.mkdtemp(prefix="puzzlesearch-layers-", dir=".")) if ckpt is None
+                  else Path(f"{ckpt}.parts")).resolve()  # the workers' current folders are their own
+        folder.mkdir(exist_ok=True)
+        hist = saved["histogram"] if saved else [1]
+        found: dict[int, int] = saved["found"] if saved else {}
+        done = bool(saved and saved["done"])
+        watch = [int(w) for w in watch]
+        if space.start in watch:
+            found.setdefault(space.start, 0)
+        resumed = len(hist) - 1 if saved else None
+        arrays = space.arrays()
+
+        def gather(futures: list) -> list:
+            return client.gather(futures)
+
+        gather([client.submit(init_task, str(folder), p, lo, hi, space.start, pure=False)
+                for p, (lo, hi) in enumerate(bounds)])
+        with Meter(f"{space.name} on the cluster", space.size, space.unit, enabled=run.progress) as meter:
+            meter.update(sum(hist), note=f"layer {len(hist) - 1}")
+            while not done:
+                d = len(hist) - 1
+                layer_dir = folder / f"layer-{d + 1}"
+                marker = layer_dir / "EXPANDED"
+                if not marker.exists():
+                    gather([client.submit(expand_task, str(folder), p, d, bounds, arrays, pure=False)
+                            for p in range(len(bounds))])
+                    marker.write_text("every partition's images are written\n")
+                merged = gather([client.submit(merge_task, str(folder), q, d, watch, pure=False)
+                                 for q in range(len(bounds))])
+                new = sum(c for c, _ in merged)
+                for _, f in merged:
+                    found.update(f)
+                shutil.rmtree(layer_dir, ignore_errors=True)
+                done = new == 0
+                if not done:
+                    hist.append(new)
+                meter.update(sum(hist), note=f"layer {len(hist) - 1}: {hist[-1]:,} {space.unit}")
+                if ckpt is not None:
+                    _write_meta(ckpt, params, bounds, hist, found, done)
+        parts = gather([client.submit(collect_task, str(folder), p, show_count, pure=False)
+                        for p in range(len(bounds))])
+        far = [i for ids, _ in parts for i in ids][:show_count]
+        total = sum(c for _, c in parts)
+    finally:
+        client.close()
+        if ckpt is None and folder is not None:  # a temporary folder: nothing to resume from
+            shutil.rmtree(folder, ignore_errors=True)
+    return Layers(tuple(hist), tuple(far), total, "t" * (len(hist) - 1), (space.size + 3) // 4, threads,
+                  time.perf_counter() - t0, resumed, {w: found[w] for w in watch if w in found})
+
+
+def _key(space: Space) -> str:
+    import hashlib
+
+    from puzzlesearch.engine.store import canonical_json
+
+    return hashlib.sha256(canonical_json(space.key).encode()).hexdigest()[:16]
+
+
+def _write_meta(path: Path, params: dict, bounds: list, hist: list[int], found: dict[int, int],
+                done: bool) -> None:
+    meta_params = {**params, "bounds": [list(b) for b in bounds]}
+    directions = "t" * (len(hist) - 1)
+    _write_checkpoint(path, meta_params, np.zeros(0, dtype=np.uint8), hist, directions, found, done)
+
+
+def _read_meta(path: Path) -> dict[str, Any] | None:
+    """A cluster run's checkpoint: its parameters, partitions and histogram; None when there
+    is none yet (no file, or an empty one)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(len(MAGIC))
+            if not head:
+                return None
+            if head != MAGIC:
+                raise ValueError(f"{show(path)} is not a puzzlesearch breadth-first-search checkpoint")
+            line = f.readline(1 << 20)
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        raise ValueError(f"--checkpoint {show(path)} cannot be read ({e.strerror or e})") from None
+    try:
+        meta = json.loads(line)
+        params = dict(meta["params"])
+        bounds = params.pop("bounds", None)
+        hist = [int(x) for x in meta["histogram"]]
+    except (ValueError, KeyError, TypeError) as e:
+        raise ValueError(f"checkpoint {show(path)} is damaged (its header: {e}); "
+                         "delete it to start the run afresh") from None
+    if bounds is None:
+        raise ValueError(f"checkpoint {show(path)} was made for another search: "
+                         f"{_describe(params)} on one machine, not on a cluster")
+    return {"params": params, "bounds": bounds, "histogram": hist, "done": bool(meta.get("done")),
+            "found": {int(a): int(b) for a, b in meta.get("found", {}).items()}}
+
+
+__all__ = ["partitions", "search_on_cluster"]
