@@ -22,9 +22,10 @@ print(r.moves, r.states, time.process_time())
 """
 
 GOD = """
-import time
+import os, tempfile, time
 from puzzlesearch import shuffle
-c = shuffle.{fn}({n})
+with tempfile.TemporaryDirectory() as tmp:  # a fresh results store: computed, not looked up
+    c = shuffle.{fn}({n}, run=shuffle.RunOptions(store=os.path.join(tmp, "store.sqlite")))
 print(c.diameter, c.states, time.process_time())
 """
 

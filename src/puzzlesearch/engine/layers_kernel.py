@@ -45,6 +45,9 @@ from numba.extending import intrinsic
 
 UNSEEN, OLD, CUR, NEXT = 3, 0, 1, 2
 PERM, SIGNED, HANOI, FLIPS = 0, 1, 2, 3
+#: the moves a bottom-up pass checks together, after the others one by one: the longest
+#: ones, whose images are far away (cache misses)
+FAR_MOVES = 3
 
 
 def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -243,6 +246,7 @@ def push(cells, lo, hi, start, kind, n, pegs, compressed, parity, radix, weights
     high = np.zeros(n + 1, dtype=np.int64)
     top = np.zeros(max(pegs, 1), dtype=np.int64)
     ranks = np.zeros(max(reach.shape[0], pegs * (pegs - 1)), dtype=np.int64)
+    held = np.zeros(ranks.shape[0], dtype=np.uint8)
     room = buf.shape[0] - ranks.shape[0]
     marked, nb, last = 0, 0, -1
     idx = start
@@ -258,12 +262,15 @@ def push(cells, lo, hi, start, kind, n, pegs, compressed, parity, radix, weights
         locate(idx, last, kind, n, radix, compressed, parity, digits, cards)
         last = idx
         k = images(idx, kind, n, pegs, compressed, digits, cards, weights, moves, reach, high, top, ranks)
+        for j in range(k):  # every byte first: independent loads the CPU overlaps (cache misses)
+            held[j] = cells[ranks[j] >> 2]
         for j in range(k):
             t = ranks[j]
-            if get(cells, t) == UNSEEN:  # a state seen never becomes unseen again: safe to skip
+            if (held[j] >> ((t & 3) << 1)) & 3 == UNSEEN:  # a seen state never becomes unseen
                 if lo <= t < hi:
-                    put(cells, t, NEXT)
-                    marked += 1
+                    if get(cells, t) == UNSEEN:  # again: an earlier image may share the byte
+                        put(cells, t, NEXT)
+                        marked += 1
                 else:
                     buf[nb] = t
                     nb += 1
@@ -325,6 +332,7 @@ def pull(cells, lo, hi, kind, n, pegs, compressed, parity, radix, weights, moves
     high = np.zeros(n + 1, dtype=np.int64)
     top = np.zeros(max(pegs, 1), dtype=np.int64)
     ranks = np.zeros(max(reach.shape[0], pegs * (pegs - 1)), dtype=np.int64)
+    held = np.zeros(ranks.shape[0], dtype=np.uint8)
     marked, last = 0, -1
     idx = lo
     while idx < hi:
@@ -343,14 +351,27 @@ def pull(cells, lo, hi, kind, n, pegs, compressed, parity, radix, weights, moves
                     put(cells, idx, NEXT)
                     marked += 1
                     break
-        else:  # one image at a time: most states find a predecessor among the first few
+        else:  # nearby images one at a time: most states find a predecessor among them
             prepare(kind, n, digits, weights, high)
-            for j in range(reach.shape[0]):
+            m = reach.shape[0]
+            near = max(0, m - FAR_MOVES)
+            found = False
+            for j in range(near):
                 t = image(j, kind, n, compressed, digits, cards, weights, moves, reach, high)
                 if get(cells, t) == CUR:
-                    put(cells, idx, NEXT)
-                    marked += 1
+                    found = True
                     break
+            if not found:  # the far ones together: their cache misses overlap
+                for j in range(near, m):
+                    ranks[j] = image(j, kind, n, compressed, digits, cards, weights, moves, reach, high)
+                    held[j] = cells[ranks[j] >> 2]
+                for j in range(near, m):
+                    if (held[j] >> ((ranks[j] & 3) << 1)) & 3 == CUR:
+                        found = True
+                        break
+            if found:
+                put(cells, idx, NEXT)
+                marked += 1
         idx += 1
     return marked
 

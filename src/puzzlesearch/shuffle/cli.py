@@ -110,7 +110,8 @@ def _print_census(result: api.Census, verbose: bool, noun: str) -> None:
     if verbose:
         how = ("from the results store" if result.source == "store" else
                f"layers {result.directions} (t top-down, b bottom-up) on {result.workers} "
-               f"thread{'s' if result.workers > 1 else ''}")
+               f"thread{'s' if result.workers > 1 else ''}"
+               + (f", resumed at layer {result.resumed_at}" if result.resumed_at is not None else ""))
         click.echo(f"{result.indexed:,} {noun} indexed in {gib(result.bytes)}; {how}; {result.seconds:.2f} s")
 
 

@@ -39,6 +39,7 @@ class Census:
     workers: int
     seconds: float
     source: str  # "run", or "store" when the results store answered
+    resumed_at: int | None = None  # the layer a checkpoint resumed this run at
 
 
 def perm_space(puzzle: PermPuzzle, start: Sequence[int]) -> layers.Space:
@@ -97,7 +98,7 @@ def search(space: layers.Space, start: tuple[int, ...], show: int = 10, *,
     decks = [layers.deck_of(space, i) for i in found.farthest]
     result = Census(space.name, start, found.states, found.diameter, found.histogram, tuple(decks[:show]),
                     found.farthest_count, space.size, _indexed_as(space), found.bytes, found.directions,
-                    found.workers, time.perf_counter() - t0, "run")
+                    found.workers, time.perf_counter() - t0, "run", found.resumed_at)
     with saving(result, f"the census of {space.name}"), ResultsStore(run.store) as db:
         db.put(STORE_PUZZLE, key, {"histogram": list(found.histogram), "farthest": [list(d) for d in decks],
                                    "farthest_count": found.farthest_count, "directions": found.directions,
