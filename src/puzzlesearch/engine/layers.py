@@ -449,10 +449,11 @@ def _parallel(jobs: list[Callable[[], None]], workers: int, tick: Callable[[], N
 # --- checkpoints -----------------------------------------------------------------------------------------
 
 
-def _read_checkpoint(path: Path, params: dict) -> dict | None:
-    """The saved state of this search, None if there is none yet (no file, or an empty one:
-    what a run killed before its first layer leaves); ValueError for a file that is not a
-    checkpoint, is damaged, or belongs to another search."""
+def _read_header(path: Path) -> tuple[bytes, int, int] | None:
+    """A checkpoint's JSON header line, where its bits start and the file's size; None when
+    there is none yet (no file, or an empty one: what a run killed before its first layer
+    leaves); ValueError for a file that is not a checkpoint or cannot be read. Shared with
+    the cluster's checkpoints (layers_dask), which hold the header only."""
     try:
         with open(path, "rb") as f:
             head = f.read(len(MAGIC))
@@ -461,12 +462,20 @@ def _read_checkpoint(path: Path, params: dict) -> dict | None:
             if head != MAGIC:
                 raise ValueError(f"{show(path)} is not a puzzlesearch breadth-first-search checkpoint")
             line = f.readline(MAX_HEADER)
-            offset = f.tell()
-            size = os.fstat(f.fileno()).st_size
+            return line, f.tell(), os.fstat(f.fileno()).st_size
     except FileNotFoundError:
         return None
     except OSError as e:
         raise ValueError(f"--checkpoint {show(path)} cannot be read ({e.strerror or e})") from None
+
+
+def _read_checkpoint(path: Path, params: dict) -> dict | None:
+    """The saved state of this search, None if there is none yet (see _read_header);
+    ValueError for a file that is not a checkpoint, is damaged, or belongs to another search."""
+    header = _read_header(path)
+    if header is None:
+        return None
+    line, offset, size = header
     damaged = f"checkpoint {show(path)} is damaged"
     try:
         meta = json.loads(line)

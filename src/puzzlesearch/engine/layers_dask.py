@@ -41,10 +41,10 @@ import numpy as np
 
 from puzzlesearch.engine.layers import (
     BLOCK,
-    MAGIC,
     Layers,
     Space,
     _describe,
+    _read_header,
     _write_checkpoint,
     check_space,
 )
@@ -280,18 +280,10 @@ def _write_meta(path: Path, params: dict, bounds: list, hist: list[int], found: 
 def _read_meta(path: Path) -> dict[str, Any] | None:
     """A cluster run's checkpoint: its parameters, partitions and histogram; None when there
     is none yet (no file, or an empty one)."""
-    try:
-        with open(path, "rb") as f:
-            head = f.read(len(MAGIC))
-            if not head:
-                return None
-            if head != MAGIC:
-                raise ValueError(f"{show(path)} is not a puzzlesearch breadth-first-search checkpoint")
-            line = f.readline(1 << 20)
-    except FileNotFoundError:
+    header = _read_header(path)
+    if header is None:
         return None
-    except OSError as e:
-        raise ValueError(f"--checkpoint {show(path)} cannot be read ({e.strerror or e})") from None
+    line = header[0]
     try:
         meta = json.loads(line)
         params = dict(meta["params"])
