@@ -55,4 +55,44 @@ def call(kernel: Callable[..., T], *args: Any) -> T:
     return box["result"]
 
 
-__all__ = ["call"]
+def parallel(jobs: list[Callable[[], None]], workers: int, tick: Callable[[], None] | None = None) -> None:
+    """Run the jobs on `workers` daemon threads; wait in plain Python (Ctrl-C is seen at
+    once, as in call) and re-raise the first error."""
+    if not jobs:
+        return
+    lock = threading.Lock()
+    queue = list(reversed(jobs))
+    errors: list[BaseException] = []
+    finished = threading.Event()
+    alive = [min(workers, len(jobs))]
+
+    def worker() -> None:
+        try:
+            while not errors:
+                with lock:
+                    if not queue:
+                        break
+                    job = queue.pop()
+                job()
+        except BaseException as e:  # handed to the caller below
+            errors.append(e)
+        finally:
+            with lock:
+                alive[0] -= 1
+                if alive[0] == 0:
+                    finished.set()
+
+    for _ in range(alive[0]):
+        threading.Thread(target=worker, name="puzzlesearch-kernel", daemon=True).start()
+    try:
+        while not finished.wait(0.1):
+            if tick is not None:
+                tick()
+    except BaseException:
+        errors.append(KeyboardInterrupt())  # no new jobs start
+        raise
+    if errors:
+        raise errors[0]
+
+
+__all__ = ["call", "parallel"]

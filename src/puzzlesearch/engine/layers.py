@@ -31,7 +31,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -41,6 +40,7 @@ from typing import Any
 
 import numpy as np
 
+from puzzlesearch.engine import interrupt
 from puzzlesearch.engine.memory import gib, require
 from puzzlesearch.engine.options import RunOptions, cores
 from puzzlesearch.engine.paths import check_writable, show
@@ -286,7 +286,7 @@ def search(space: Space, *, run: RunOptions = RunOptions(), show: int = 10,  # n
     forward, backward = space.arrays(), space.arrays(backwards=True)
     bufs = [np.empty(buffered(space.size) // workers, dtype=np.int64) for _ in range(workers)]
     blocks = np.zeros(-(-space.size // BLOCK), dtype=np.int64)  # CUR states in each block
-    _parallel([lambda lo=lo, hi=hi: k.count_cur(cells, lo, hi, BLOCK // 4, blocks)
+    interrupt.parallel([lambda lo=lo, hi=hi: k.count_cur(cells, lo, hi, BLOCK // 4, blocks)
                for lo, hi in _ranges(len(blocks), CHUNK // BLOCK)], workers)
     _watch(cells, watch, found, len(hist) - 1)
     done = saved is not None and saved["done"]
@@ -303,7 +303,7 @@ def search(space: Space, *, run: RunOptions = RunOptions(), show: int = 10,  # n
                 new = _push(cells, space.size, forward, bufs, workers, meter, seen, blocks)
             done = new == 0
             if not done:
-                _parallel([lambda lo=lo, hi=hi: k.relabel(cells, lo, hi, BLOCK // 4, blocks)
+                interrupt.parallel([lambda lo=lo, hi=hi: k.relabel(cells, lo, hi, BLOCK // 4, blocks)
                            for lo, hi in _ranges(len(blocks), CHUNK // BLOCK)], workers)
                 hist.append(new)
                 seen += new
@@ -340,7 +340,7 @@ def _pull(cells, size, arrays, workers, meter, seen) -> int:
     def tick() -> None:
         meter.update(seen + sum(counts))
 
-    _parallel([job(lo, hi) for lo, hi in _ranges(size, CHUNK)], workers, tick)
+    interrupt.parallel([job(lo, hi) for lo, hi in _ranges(size, CHUNK)], workers, tick)
     return sum(counts)
 
 
@@ -379,12 +379,12 @@ def _push(cells, size, arrays, bufs, workers, meter, seen, blocks) -> int:
 
         jobs = [_pusher(cells, item, arrays, buf, c)
                 for item, buf, c in zip(batch, bufs, counts, strict=False)]
-        _parallel(jobs, workers)
+        interrupt.parallel(jobs, workers)
         marked += sum(int(c[0]) for c in counts)
         got: list[int] = []
         if any(c[1] for c in counts):
             far = [(buf, int(c[1])) for buf, c in zip(bufs, counts, strict=False)]
-            _parallel([_marker(cells, lo, hi, far, got) for lo, hi in owners], workers)
+            interrupt.parallel([_marker(cells, lo, hi, far, got) for lo, hi in owners], workers)
         marked += sum(got)
         pending = [b for b in batch if b[2] < b[1]] + pending
         meter.update(seen + marked)
@@ -404,46 +404,6 @@ def _marker(cells: np.ndarray, lo: int, hi: int, far: list[tuple[np.ndarray, int
             ) -> Callable[[], None]:
     from puzzlesearch.engine import layers_kernel as k
     return lambda: got.append(sum(k.mark(cells, lo, hi, buf, nb) for buf, nb in far))
-
-
-def _parallel(jobs: list[Callable[[], None]], workers: int, tick: Callable[[], None] | None = None) -> None:
-    """Run the jobs on `workers` daemon threads; wait in plain Python (Ctrl-C is seen at
-    once; see engine.interrupt) and re-raise the first error."""
-    if not jobs:
-        return
-    lock = threading.Lock()
-    queue = list(reversed(jobs))
-    errors: list[BaseException] = []
-    finished = threading.Event()
-    alive = [min(workers, len(jobs))]
-
-    def worker() -> None:
-        try:
-            while not errors:
-                with lock:
-                    if not queue:
-                        break
-                    job = queue.pop()
-                job()
-        except BaseException as e:  # handed to the caller below
-            errors.append(e)
-        finally:
-            with lock:
-                alive[0] -= 1
-                if alive[0] == 0:
-                    finished.set()
-
-    for _ in range(alive[0]):
-        threading.Thread(target=worker, name="puzzlesearch-kernel", daemon=True).start()
-    try:
-        while not finished.wait(0.1):
-            if tick is not None:
-                tick()
-    except BaseException:
-        errors.append(KeyboardInterrupt())  # no new jobs start
-        raise
-    if errors:
-        raise errors[0]
 
 
 # --- checkpoints -----------------------------------------------------------------------------------------

@@ -159,13 +159,16 @@ def optimal(n: int, mode: str = "forward", *, run: RunOptions = RunOptions()) ->
 
 
 def long(n: int, seconds: float = 60.0, seed: int = 0,
-         report: Callable[[Improvement], None] | None = None, goal: int | None = None) -> LongResult:
+         report: Callable[[Improvement], None] | None = None, goal: int | None = None,
+         workers: int | None = None) -> LongResult:
     """Long decks of n cards (n <= 255) by an anytime search of about `seconds`
-    (long.py): each longer deck, replayed with the plain rules, goes to `report` at once.
-    `goal`: stop as soon as a deck makes that many steps."""
+    (long.py) on `workers` threads (default: all cores): each longer deck, replayed with
+    the plain rules, goes to `report` at once. `goal`: stop as soon as a deck makes that
+    many steps."""
+    from puzzlesearch.engine.options import cores
     from puzzlesearch.topswops.long import long_decks
 
-    return long_decks(n, seconds, seed, report, goal)
+    return long_decks(n, seconds, seed, report, goal, workers=cores() if workers is None else workers)
 
 
 def estimate(n: int, workers: int | None = None, probes: int = 200_000, seed: int = 0,

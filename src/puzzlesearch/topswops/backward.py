@@ -55,9 +55,10 @@ class BackwardResult:
     seconds: float
 
 
-def _deepest(nodes: np.ndarray) -> str | None:
+def _deepest(nodes: np.ndarray) -> str:
+    # all zeros while the kernel has cleared its counts and not yet copied any: the start deck (0 steps)
     reached = np.flatnonzero(nodes)
-    return f"longest so far: {int(reached[-1])} steps" if len(reached) else None
+    return f"longest so far: {int(reached[-1]) if len(reached) else 0} steps"
 
 
 def solve_backward(n: int, *, progress: bool = False) -> BackwardResult:

@@ -146,8 +146,10 @@ def play(cards: tuple[str, ...], as_json: bool) -> None:
 @click.option("--seconds", type=float, default=60.0, show_default=True, help="Stop after this many seconds.")
 @click.option("--seed", type=click.IntRange(0, SEED_MAX), default=0, show_default=True,
               help="Seed of the random choices.")
+@click.option("--workers", type=clikit.Workers(), default=None,
+              help="Threads, each searching with its own random choices (default: all cores).")
 @clikit.json_option
-def long_decks(n: int, seconds: float, seed: int, as_json: bool) -> None:
+def long_decks(n: int, seconds: float, seed: int, workers: int | None, as_json: bool) -> None:
     """Long decks for any n: each longer deck as soon as it is found (anytime; Ctrl-C keeps them)."""
 
     def report(imp: api.Improvement) -> None:
@@ -156,7 +158,7 @@ def long_decks(n: int, seconds: float, seed: int, as_json: bool) -> None:
             sys.stdout.flush()  # a killed run keeps every line it printed
 
     with clikit.library_call():
-        r = api.long(n, seconds, seed, report=report)
+        r = api.long(n, seconds, seed, report=report, workers=workers)
     if as_json:
         clikit.emit_json({"n": r.n, "seed": r.seed, "steps": r.steps, "deck": list(r.deck),
                           "seconds": r.seconds, "improvements": [asdict(i) | {"deck": list(i.deck)}

@@ -20,6 +20,7 @@ n >= 15 it stays short of f(n).
 from __future__ import annotations
 
 import operator
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -37,8 +38,8 @@ def walk_cap(n: int) -> int:
     return max(1024, 2 * n * n)
 
 
-#: bytes the beam may hold for its decks and children (it grows width while they fit)
-BEAM_BYTES = 1 << 28
+#: bytes the beams of all workers may hold together (each grows its width while its share fits)
+BEAM_BYTES = 1 << 31
 FIRST_WIDTH = 64
 DFS_CALL = 0.2
 DFS_BUDGET_LOG = 20
@@ -91,45 +92,81 @@ def _rng(seed: int) -> np.ndarray:
     return np.array([x or 1], np.uint64)
 
 
+def beam_bytes(n: int, width: int) -> int:
+    """Bytes one beam_kernel call holds at this width: its children (a deck, a hash, a score,
+    an order, a parent and an un-move each), its two layers, and a parent link per depth."""
+    kids = width * (n - 1)
+    return kids * (n + 33) + 2 * width * n + 5 * width * min(walk_cap(n), n * n)
+
+
 def long_decks(n: int, seconds: float = 60.0, seed: int = 0,
-               report: Callable[[Improvement], None] | None = None, goal: int | None = None) -> LongResult:
+               report: Callable[[Improvement], None] | None = None, goal: int | None = None,
+               workers: int = 1) -> LongResult:
     """The longest deck found in about `seconds` (beam searches of doubling width and
-    depth-first searches from the best walk, see the module docstring). Each longer deck
-    is replayed with rules.steps, then passed to `report` at once. Ctrl-C raises
-    KeyboardInterrupt (the kernels run through calls.call); what was reported stays.
+    depth-first searches from the best walk, see the module docstring), on `workers`
+    threads, each with its own random numbers (from `seed` and its number). Each longer
+    deck is replayed with rules.steps, then passed to `report` at once. Ctrl-C raises
+    KeyboardInterrupt (the kernels run through engine.interrupt); what was reported stays.
     For n = 1 the deck (1) makes 0 steps. `goal`: stop as soon as a deck makes that many."""
-    from puzzlesearch.topswops.long_kernel import beam_kernel, dfs_kernel, start_deck
+    from puzzlesearch.engine import interrupt
+    from puzzlesearch.topswops.long_kernel import start_deck
 
     n, seconds = check(n, seconds)
+    if not 1 <= workers <= 1024:
+        raise ValueError(f"workers must be between 1 and 1024, got {workers}")
     t0 = time.perf_counter()
     result = LongResult(n=n, seed=seed)
-    rng = _rng(seed)
+    lock = threading.Lock()
+    stop = threading.Event()
+
+    def found(walk: np.ndarray, steps: int, method: str) -> bool:
+        """Report the walk's deck if it beats the best of every worker (under the lock)."""
+        with lock:
+            if steps <= result.steps:
+                return False
+            deck = tuple(int(x) for x in start_deck(n, walk, steps))
+            played = rules.steps(deck)
+            if played != steps:
+                raise AssertionError(f"deck {deck} makes {played} steps, not {steps}")
+            took = round(time.perf_counter() - t0, 3)
+            imp = Improvement(steps=steps, deck=deck, seconds=took, method=method)
+            result.improvements.append(imp)
+            result.steps, result.deck = steps, deck
+            if report is not None:
+                report(imp)
+            if goal is not None and steps >= goal:
+                stop.set()
+            return True
+
+    found(np.zeros(walk_cap(n), np.uint8), 0, "start")
+    jobs = [lambda w=w: _search(n, seconds, _rng(seed + (w << 40)), t0, found, stop,
+                                BEAM_BYTES // workers, f" (worker {w})" if workers > 1 else "")
+            for w in range(workers)]
+    try:
+        interrupt.parallel(jobs, workers)
+    finally:
+        stop.set()  # the other workers stop at their next look
+    result.seconds = round(time.perf_counter() - t0, 3)
+    return result
+
+
+def _search(n: int, seconds: float, rng: np.ndarray, t0: float, found: Callable[[np.ndarray, int, str], bool],
+            stop: threading.Event, budget: int, who: str) -> None:
+    """One worker: beam searches of doubling width while the next fits in `budget` bytes
+    and in the time left, and between them depth-first searches from two walks."""
+    from puzzlesearch.topswops.long_kernel import beam_kernel, dfs_kernel
+
     cap = walk_cap(n)
-    best = np.zeros(cap, np.uint8)
-    length = 0  # the longest walk found
-
-    def found(walk: np.ndarray, steps: int, method: str) -> None:
-        deck = tuple(int(x) for x in start_deck(n, walk, steps))
-        played = rules.steps(deck)
-        if played != steps:
-            raise AssertionError(f"deck {deck} makes {played} steps, not {steps}")
-        imp = Improvement(steps=steps, deck=deck, seconds=round(time.perf_counter() - t0, 3), method=method)
-        result.improvements.append(imp)
-        result.steps, result.deck = steps, deck
-        if report is not None:
-            report(imp)
-
-    found(best, 0, "start")
     # two walks improved by depth-first searches: pools[0] takes each better beam walk,
     # pools[1] starts empty and never does (the beam's decks are much alike)
-    pools = [best, np.zeros(cap, np.uint8)]
+    pools = [np.zeros(cap, np.uint8), np.zeros(cap, np.uint8)]
     lengths = [0, 0]
     width, beam_took, tries = FIRST_WIDTH, 0.0, 1
-    while True:
+    while not stop.is_set() and n > 1:
         left = seconds - (time.perf_counter() - t0)
-        if left <= 0 or n == 1 or (goal is not None and length >= goal):
+        if left <= 0:
             break
-        if width * n * n <= BEAM_BYTES and beam_took * 2.5 < left:
+        if beam_bytes(n, width) <= budget and beam_took * 2.5 < left:
             walk = np.zeros(cap, np.uint8)
             b0 = time.perf_counter()
             steps = calls.call(beam_kernel, n, width, rng, walk, cap)
@@ -137,22 +174,16 @@ def long_decks(n: int, seconds: float = 60.0, seed: int = 0,
             if steps > lengths[0]:
                 pools[0][:] = walk
                 lengths[0] = steps
-            if steps > length:
-                length = steps
-                found(walk, length, f"beam {width}")
+            found(walk, steps, f"beam {width}{who}")
             width *= 2
         for p in range(2):
             d0 = time.perf_counter()
             steps, done = calls.call(dfs_kernel, n, pools[p], lengths[p], rng, tries, DFS_BUDGET_LOG)
             lengths[p] = steps
-            if steps > length:
-                length = steps
-                found(pools[p], length, "dfs")
-            elif done == tries and p == 1:  # aim at calls of about DFS_CALL seconds, to stop on time
+            if not found(pools[p], steps, f"dfs{who}") and done == tries and p == 1:
+                # aim at calls of about DFS_CALL seconds, to stop on time
                 took = time.perf_counter() - d0
                 tries = max(1, min(10 * tries, int(tries * DFS_CALL / max(took, 1e-6))))
-    result.seconds = round(time.perf_counter() - t0, 3)
-    return result
 
 
-__all__ = ["MAX_LONG", "Improvement", "LongResult", "check", "long_decks", "walk_cap"]
+__all__ = ["MAX_LONG", "Improvement", "LongResult", "beam_bytes", "check", "long_decks", "walk_cap"]
