@@ -5,7 +5,8 @@ results store). Also: first-run compilation vs cached start, and the ratio of th
 kernels to their plain-Python versions at a small n.
 
     python benchmarks/topswops.py [--repeats 3] [--full]
-    python benchmarks/topswops.py --long [--seconds 60] [--sizes 8-17]   (issue 13: `long`)
+    python benchmarks/topswops.py --long [--seconds 60] [--sizes 8-17 | --primes] [--workers 2] [--jobs 1]
+                                  [--out NAME]                         (issue 13: `long`)
     python benchmarks/topswops.py --estimate [--sizes 13-15]              (issue 13: `estimate`)
     python benchmarks/topswops.py --frontier 15 [--start DECK] [--checkpoint F] (issue 13: f(15), f(16))
 
@@ -22,6 +23,7 @@ import shutil
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from _bench import measure, print_table, run_once, write_results
@@ -127,17 +129,22 @@ MEASURED_NODES = {13: 126_133_281, 14: 1_086_308_709, 15: 3.0e10}
 OWN_F = {m: PUBLISHED_F[m] for m in range(1, 15)}
 
 
-def long_case(n: int, seconds: float, seed: int = 0) -> dict:
+#: the 2011 contest's sizes above 23 (Al Zimmermann's Programming Contests, Topswops)
+PRIMES_29_97 = [29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97]
+
+
+def long_case(n: int, seconds: float, seed: int = 0, workers: int = 2) -> dict:
     """One `topswops long` run in a fresh process: the best length, and when each length came."""
-    argv = cli("topswops", "long", "-n", str(n), "--seconds", str(seconds), "--seed", str(seed), "--json")
+    argv = cli("topswops", "long", "-n", str(n), "--seconds", str(seconds), "--seed", str(seed),
+               "--workers", str(workers), "--json")
     s, peak, out = run_once(argv)
     j = json.loads(out)
     f = PUBLISHED_F.get(n)
     hit = next((i["seconds"] for i in j["improvements"] if f is not None and i["steps"] >= f), None)
     return {"n": n, "best": j["steps"], "f(n)": f, "reached": hit is not None,
             "at_s": j["improvements"][-1]["seconds"], "first_f(n)_s": hit, "seconds": seconds, "wall_s": s,
-            "peak_MiB": peak, "seed": seed,
-            "deck": j["deck"]}
+            "peak_MiB": peak, "seed": seed, "workers": workers,
+            "deck": j["deck"], "method": j["improvements"][-1]["method"]}
 
 
 def estimate_case(n: int, workers: int = 2) -> dict:
@@ -171,8 +178,12 @@ def issue13(args: argparse.Namespace) -> None:
     load = os.getloadavg()
     rows: list[dict] = []
     if args.long:
-        rows += [{"case": "long", **long_case(n, args.seconds)} for n in sizes(args.sizes or "8-17")]
-        print_table(f"topswops long, {args.seconds:g} s each, one process", rows,
+        ns = PRIMES_29_97 if args.primes else sizes(args.sizes or "8-17")
+        with ThreadPoolExecutor(args.jobs) as pool:  # each case is its own process
+            cases = pool.map(lambda n: long_case(n, args.seconds, 0, args.workers), ns)
+            rows += [{"case": "long", **c} for c in cases]
+        print_table(f"topswops long, {args.seconds:g} s each, {args.workers} worker(s) each, "
+                    f"{args.jobs} at a time", rows,
                     ["n", "best", "f(n)", "reached", "first_f(n)_s", "at_s", "wall_s", "peak_MiB"])
     if args.estimate:
         est = [{"case": "estimate", **estimate_case(n)} for n in sizes(args.sizes or "13-15")]
@@ -182,7 +193,7 @@ def issue13(args: argparse.Namespace) -> None:
         rows += est
     print(f"\nload average at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; at end: "
           + " ".join(f"{x:.2f}" for x in os.getloadavg()))
-    write_results("topswops_long_estimate", rows, {"load_average": load})
+    write_results(args.out or "topswops_long_estimate", rows, {"load_average": load})
 
 
 def frontier(args: argparse.Namespace) -> None:
@@ -226,6 +237,10 @@ def main() -> None:
     ap.add_argument("--estimate", action="store_true", help="only `topswops estimate` (issue 13)")
     ap.add_argument("--seconds", type=float, default=60.0, help="--long: seconds per size")
     ap.add_argument("--sizes", default=None, help="--long/--estimate: sizes, e.g. 8-17")
+    ap.add_argument("--primes", action="store_true", help="--long: the primes 29..97 instead of --sizes")
+    ap.add_argument("--workers", type=int, default=2, help="--long: --workers of each run")
+    ap.add_argument("--jobs", type=int, default=1, help="--long: runs at a time (each its own process)")
+    ap.add_argument("--out", default=None, help="--long/--estimate: results/NAME.json")
     ap.add_argument("--frontier", type=int, default=None, metavar="N",
                     help="only f(N) by the deep forward search on 2 workers (issue 13: N = 15, 16)")
     ap.add_argument("--start", default=None, help="--frontier: a deck found beforehand to start at")

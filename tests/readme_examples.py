@@ -173,7 +173,7 @@ SETUP: dict[str, list[tuple[str, ...]]] = {
 # Commands whose output depends on the machine's speed (an anytime search stopped by the
 # clock, a timed sample): shown as a real run once, never compared.
 TIMED = {
-    "puzzlesearch topswops long -n 10 --seconds 2": "an anytime search stopped by the clock",
+    "puzzlesearch topswops long -n 16 --seconds 10": "an anytime search stopped by the clock, on 2 threads",
     "puzzlesearch topswops estimate -n 12": "times a sample of the kernel, and `long` for a while",
 }
 

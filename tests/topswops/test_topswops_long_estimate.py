@@ -62,10 +62,44 @@ def test_long_json_lists_the_improvements_with_times():
     assert all(rules.steps(i["deck"]) == i["steps"] for i in imps)
 
 
-def test_long_is_repeatable_from_its_seed():
-    a = api.long(30, seconds=0.5, seed=7, goal=1)
-    b = api.long(30, seconds=0.5, seed=7, goal=1)
+def test_long_is_repeatable_from_its_seed_on_one_worker():
+    a = api.long(30, seconds=0.5, seed=7, goal=1, workers=1)
+    b = api.long(30, seconds=0.5, seed=7, goal=1, workers=1)
     assert a.deck == b.deck
+
+
+@pytest.mark.parametrize("n", [14, 15])
+def test_long_reaches_f_n_at_the_frontier(n):
+    # the beam's ranking (undecided positions + 2 x legal un-moves) reaches f(15) = 113 in
+    # about 5 s on 2 workers (README); the 120 s are a ceiling for a loaded machine
+    r = api.long(n, seconds=120, seed=0, goal=F[n], workers=2)
+    assert r.steps == F[n] and rules.steps(r.deck) == F[n]
+
+
+def test_the_widest_beam_that_fits_runs_again(monkeypatch):
+    from puzzlesearch.topswops import long as long_module
+    from puzzlesearch.topswops import long_kernel
+
+    widths = []
+    real = long_kernel.beam_kernel
+    monkeypatch.setattr(long_module, "BEAM_BYTES", long_module.beam_bytes(12, 256))  # widths 64..256 fit
+
+    def beam(n, width, *rest):
+        widths.append(width)
+        return real(n, width, *rest)
+
+    monkeypatch.setattr(long_kernel, "beam_kernel", beam)
+    api.long(12, seconds=3, seed=1, workers=1)
+    assert widths[:3] == [64, 128, 256] and len(widths) >= 5 and set(widths[3:]) == {256}
+
+
+def test_every_worker_searches_and_only_longer_decks_are_reported():
+    seen = []
+    r = api.long(13, seconds=60, seed=5, report=seen.append, goal=F[13], workers=2)
+    assert [i.steps for i in seen] == sorted({i.steps for i in seen})  # one report per length, rising
+    assert r.steps == seen[-1].steps == F[13] and r.seconds < 60
+    assert seen[0].method == "start"
+    assert all(i.method.endswith(("(worker 0)", "(worker 1)")) for i in seen[1:])
 
 
 def test_long_takes_large_n():
@@ -93,6 +127,8 @@ def test_ctrl_c_keeps_the_printed_decks_and_exits_130():
     ("estimate", "-n", "99"),
     ("estimate", "-n", "0"),
     ("long", "-n", "5", "--seed", "-1"),
+    ("long", "-n", "5", "--workers", "0"),
+    ("long", "-n", "5", "--workers", "x"),
     ("estimate", "-n", "5", "--probes", "0"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args):

@@ -142,6 +142,7 @@ def solve(n: int, *, run: RunOptions = RunOptions(), long_seconds: float | None 
     Returns the forward search's result, with ``start`` saying what each step gave."""
     import dataclasses
 
+    from puzzlesearch.engine.options import cores
     from puzzlesearch.topswops.bounds import first_target, own_bounds
     from puzzlesearch.topswops.estimate import long_time
     from puzzlesearch.topswops.forward import solve_forward
@@ -161,7 +162,8 @@ def solve(n: int, *, run: RunOptions = RunOptions(), long_seconds: float | None 
         how = {"store": {"steps": steps, "deck": list(witness)}}
     else:
         seconds = long_time(n) if long_seconds is None else long_seconds
-        found = long_decks(n, seconds, seed)
+        workers = (run.workers or cores()) if run.scheduler is None else cores()
+        found = long_decks(n, seconds, seed, workers=workers)
         steps, witness = found.steps, found.deck
         how = {"long": {"steps": steps, "deck": list(witness), "seconds": found.seconds}}
         _keep_deck(n, witness, steps, f"long, {found.seconds} s, seed {seed}", run.store)

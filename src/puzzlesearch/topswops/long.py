@@ -4,17 +4,24 @@ Search backward from the final deck "1 _ _ ... _" (Pepperdine; Knuth's topswops.
 backward.py), where a walk of k un-moves is a deck of k steps. Exhaustive search stops
 being possible near n = 16, so this keeps only what looks promising:
 
-  1. beam search: at each depth keep the `width` partial decks with the most undecided
-     positions (the most freedom left for the un-moves to come), ties broken at random,
-     no deck twice; the deepest deck reached is the run's deck. Widths double from one
-     run to the next (a new random tie-break each time) while the time allows.
+  1. beam search: at each depth keep the `width` partial decks with the highest score,
+     undecided positions (freedom left for the un-moves to come) plus MOBILITY (2) times
+     the legal un-moves (what can be undone right now), ties broken at random, no deck
+     twice; the deepest deck reached is the run's deck. Widths double from one run to the
+     next (a new random tie-break each time) while the time and the memory allow; then
+     the widest beam that fits runs again and again, each time with new tie-breaks.
+     Measured (2 workers, benchmarks/results/topswops_long.json): with undecided
+     positions alone the beam stalls at 109, 129, 142 for n = 15, 16, 17; with the legal
+     un-moves it reaches f(15) = 113 and f(16) = 139 in seconds, and 157 for n = 17.
   2. between beam runs, depth-first searches from a random prefix of the best walk, with
      children in random order and a random node budget (up to 2**20): a walk at least as
      long replaces the best, so the search drifts along plateaus.
 
 Each longer deck is replayed by the plain rules (rules.steps) before it is reported.
-Measured (benchmarks/topswops.py, `long`): see the README; this is a heuristic, and for
-n >= 15 it stays short of f(n).
+The workers (--workers, threads) run this loop side by side with their own random
+numbers; a deck is reported when it beats every worker's best. Measured
+(benchmarks/topswops.py --long): see the README; this is a heuristic, and from n = 17
+on it stays short of f(n).
 """
 
 from __future__ import annotations
@@ -153,7 +160,8 @@ def long_decks(n: int, seconds: float = 60.0, seed: int = 0,
 def _search(n: int, seconds: float, rng: np.ndarray, t0: float, found: Callable[[np.ndarray, int, str], bool],
             stop: threading.Event, budget: int, who: str) -> None:
     """One worker: beam searches of doubling width while the next fits in `budget` bytes
-    and in the time left, and between them depth-first searches from two walks."""
+    (then again at the widest that fits, each with new random tie-breaks) and in the time
+    left, and between them depth-first searches from two walks."""
     from puzzlesearch.topswops.long_kernel import beam_kernel, dfs_kernel
 
     cap = walk_cap(n)
@@ -175,7 +183,9 @@ def _search(n: int, seconds: float, rng: np.ndarray, t0: float, found: Callable[
                 pools[0][:] = walk
                 lengths[0] = steps
             found(walk, steps, f"beam {width}{who}")
-            width *= 2
+            if beam_bytes(n, 2 * width) <= budget:
+                width *= 2
+            # else the widest beam that fits runs again, with new random tie-breaks
         for p in range(2):
             d0 = time.perf_counter()
             steps, done = calls.call(dfs_kernel, n, pools[p], lengths[p], rng, tries, DFS_BUDGET_LOG)

@@ -142,7 +142,8 @@ def _legal(n, deck, used, out, rng):
 @njit(cache=True, nogil=True)
 def beam_kernel(n, width, rng, best, maxdepth):
     """Beam search backward from "1 _ ... _": at each depth keep the `width` partial decks
-    with the most unassigned positions (most freedom left; ties at random), no deck twice,
+    of the highest score, unassigned positions + MOBILITY x legal un-moves (ties at
+    random; a counting sort, the scores being small), no deck twice,
     expand each by every legal un-move. Stops when no deck is left or at maxdepth.
     Writes the walk of a deepest deck into best[:depth] and returns depth."""
     cur = np.zeros((width, n), np.uint8)
