@@ -38,14 +38,14 @@ def test_judges_answer_as_one_json_object():
     [
         (lambda: games.grundys_values(0), ("grundys", "--count", "0"), None),
         (lambda: games.grundys_values(10**20), ("grundys", "-n", str(10**20)), None),
-        (lambda: games.octal_values("0.77", 10**8 + 1), ("octal", "0.77", "-n", str(10**8 + 1)), None),
+        (lambda: games.octal_values("0.77", 10**9 + 1), ("octal", "0.77", "-n", str(10**9 + 1)), None),
         (lambda: games.octal_values("0.78"), ("octal", "0.78"), None),
         (lambda: games.popcount_values(0), ("popcount", "--parts", "0"), None),
         (lambda: games.popcount_values(7, 65), ("popcount", "--max-k", "65"), None),
         (lambda: games.cutting_answers("2 201\n"), ("cutting",), "2 201\n"),
         (lambda: games.digits_answers("2\n9\n"), ("digits",), "2\n9\n"),
-        (lambda: games.grundys_values(10**8, run=RunOptions(memory=1 << 30)),
-         ("grundys", "-n", str(10**8), "--memory", "1"), None),
+        (lambda: games.grundys_values(10**9, run=RunOptions(memory=1 << 30)),
+         ("grundys", "-n", str(10**9), "--memory", "1"), None),
     ],
 )
 def test_the_api_refuses_what_the_cli_refuses_in_the_same_words(call, args, stdin):
@@ -59,9 +59,10 @@ def test_the_api_refuses_what_the_cli_refuses_in_the_same_words(call, args, stdi
 
 
 def test_memory_is_estimated_before_allocating():
-    r = run_cli("grundy", "octal", "0.77", "-n", str(10**8), "--memory", "1")
-    assert r.err == ("puzzlesearch: error: octal game 0.77 to 100,000,000 heaps needs 1.2 GiB, more than "
-                     "1.0 GiB, the --memory cap\n")
+    # 2 bytes a heap, the first rare arrays (65,536 heaps of 6 bytes) and 16 bytes a value
+    r = run_cli("grundy", "octal", "0.77", "-n", str(10**9), "--memory", "1.5")
+    assert r.err == ("puzzlesearch: error: octal game 0.77 to 1,000,000,000 heaps needs 1.9 GiB, more than "
+                     "1.5 GiB, the --memory cap\n")
     for bad in ("nan", "inf", "1e400", "0", "-1", "x"):
         assert_bad_input(run_cli("grundy", "grundys", "--memory", bad))
     assert run_cli("grundy", "grundys", "-n", "30", "--memory", "0.01").code == 0
@@ -115,7 +116,8 @@ def test_ctrl_c_during_a_long_table_exits_130_at_once(sig):
     p.send_signal(sig)
     out, err = p.communicate(timeout=30)
     assert time.monotonic() - sent < 2
-    assert (p.returncode, out, err) == (130, "", "puzzlesearch: interrupted\n")
+    assert (p.returncode, out) == (130, "")
+    assert err == "puzzlesearch: interrupted; give --checkpoint FILE to make a long run resumable\n"
 
 
 def test_api_examples_run():
@@ -123,3 +125,50 @@ def test_api_examples_run():
 
     result = doctest.testmod(api)
     assert result.attempted >= 8 and result.failed == 0
+
+
+# ---------------------------------------------------------------- checkpoints of long runs
+
+
+@pytest.mark.parametrize("code", ["0.77", "grundys"])  # both use rare heaps (a mask), so 3e6 heaps is quick
+def test_a_run_killed_between_ranges_resumes_to_the_same_values(tmp_path, monkeypatch, code):
+    count = 1_500_000  # 22 ranges of heaps
+
+    def values(run):
+        if code == "grundys":
+            return games.grundys_values(count, run=run)
+        return games.octal_values(code, count, run=run)
+
+    whole = values(RunOptions())
+    ck = str(tmp_path / "run.ckpt")
+    saved = []
+    real_save = api._TakeBreakCheckpoint.save
+
+    def save_then_stop(self, index, st):
+        real_save(self, index, st)
+        saved.append(index)
+        if len(saved) == 7:
+            raise KeyboardInterrupt  # as Ctrl-C between two ranges
+
+    monkeypatch.setattr(api._TakeBreakCheckpoint, "save", save_then_stop)
+    with pytest.raises(KeyboardInterrupt):
+        values(RunOptions(checkpoint=ck))
+    monkeypatch.setattr(api._TakeBreakCheckpoint, "save", real_save)
+    resumed = values(RunOptions(checkpoint=ck))
+    assert (resumed.values == whole.values).all()
+    assert (resumed.max_value, resumed.rare_mask, resumed.rare_heaps, resumed.period, resumed.preperiod) == (
+        whole.max_value, whole.rare_mask, whole.rare_heaps, whole.period, whole.preperiod)
+    again = values(RunOptions(checkpoint=ck))  # every range done: nothing computed
+    assert (again.values == whole.values).all() and again.rare_heaps == whole.rare_heaps
+
+
+def test_a_checkpoint_for_another_game_or_with_lost_values_is_one_line(tmp_path):
+    ck = tmp_path / "run.ckpt"
+    assert run_cli("grundy", "grundys", "-n", "200000", "--summary", "--checkpoint", ck).code == 0
+    other = run_cli("grundy", "octal", "0.77", "-n", "200000", "--checkpoint", ck)
+    assert_bad_input(other)
+    assert "made for other parameters" in other.err
+    (tmp_path / "run.ckpt.values").write_bytes(b"\0" * 10)
+    lost = run_cli("grundy", "grundys", "-n", "200000", "--checkpoint", ck)
+    assert_bad_input(lost)
+    assert "holds 5 values" in lost.err

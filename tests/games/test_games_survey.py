@@ -176,8 +176,8 @@ def test_checkpoint_resumes_and_refuses_another_survey(tmp_path):
     (("--digits", "0"), "--digits must be between 1 and 4"),
     (("--digits", "5"), "--digits must be between 1 and 4"),
     (("--count", "0"), "--count must be between 1 and"),
-    (("--count", str(10**9)), "--count must be between 1 and"),
-    (("--count", "100000000", "--memory", "0.5"), "needs"),
+    (("--count", str(10**9 + 1)), "--count must be between 1 and"),
+    (("--count", "100000000", "--memory", "0.3"), "needs"),
     (("--csv", "/nonexistent/x.csv"), "--csv /nonexistent/x.csv"),
     (("--digits", "x"), "--digits"),
 ])
@@ -189,14 +189,15 @@ def test_bad_input_is_one_line(tmp_path, args, words):
 
 
 def test_memory_counts_every_worker(tmp_path):
-    # 30,000,000 heaps: 13 bytes a heap and 512 KiB of value arrays per game in progress
-    base = ("grundy", "survey", "--digits", "1", "--count", "30000000", "--store", tmp_path / "s.sqlite")
+    # 200,000,000 heaps: 2 bytes a heap, 512 KiB of value arrays and 384 KiB of first rare
+    # arrays per game in progress
+    base = ("grundy", "survey", "--digits", "1", "--count", "200000000", "--store", tmp_path / "s.sqlite")
     one = run_cli(*base, "--workers", "1", "--memory", "0.3")
     assert_bad_input(one)
-    assert "the survey to 30,000,000 heaps on 1 worker needs 372 MiB, more than 307 MiB" in one.err
+    assert "the survey to 200,000,000 heaps on 1 worker needs 382 MiB, more than 307 MiB" in one.err
     two = run_cli(*base, "--workers", "2", "--memory", "0.5")
     assert_bad_input(two)
-    assert "on 2 workers needs 745 MiB, more than 512 MiB, the --memory cap" in two.err
+    assert "on 2 workers needs 765 MiB, more than 512 MiB, the --memory cap" in two.err
 
 
 def test_a_csv_that_cannot_be_written_after_the_work_is_one_line_and_exit_1(tmp_path):

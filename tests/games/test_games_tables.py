@@ -228,5 +228,21 @@ def test_values_computed_in_ranges_equal_one_pass():
     bounds = [0, 1, 255, 256, 257, 1000, 1024, 4097, 6000]
     for start, end in zip(bounds, bounds[1:], strict=False):
         kernels.takebreak_range(np.array([4], np.int64), True, start, end, st.g, st.stamp, st.hist, st.rare,
-                                st.rare_value, st.is_rare, st.scalars, st.stats)
+                                st.rare_value, st.scalars, st.stats)
+        assert st.stats[0] == 0
     assert (st.g == kernels.takebreak_naive_kernel(np.array([4], np.int64), True, 6000)).all()
+
+
+@pytest.mark.parametrize("code", ["0.77", "0.137", "0.16", "4.07", "grundys"])
+def test_rare_arrays_that_start_at_one_heap_grow_to_the_same_values(monkeypatch, code):
+    # the rare heaps' arrays start small and double whenever the kernel stops for room,
+    # also in the middle of a range and when a new mask lists the rare heaps anew
+    monkeypatch.setattr(kernels, "FIRST_RARE", 1)
+    if code == "grundys":
+        got = grundys_values(20_000)
+        want = kernels.takebreak_naive_kernel(np.array([4], np.int64), True, 20_000)
+    else:
+        got = octal_values(code, 20_000)
+        want = kernels.takebreak_naive_kernel(np.array(parse_octal(code).digits, np.int64), False, 20_000)
+    assert (got.values == want).all()
+    assert got.rare_mask == 0 or 0 < got.rare_heaps < 20_000

@@ -27,15 +27,17 @@ the line the command prints; sizes and memory are checked before anything is all
     >>> grundys_values(0)
     Traceback (most recent call last):
     ...
-    ValueError: --count must be between 1 and 100,000,000, got 0
+    ValueError: --count must be between 1 and 1,000,000,000, got 0
 """
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from dataclasses import dataclass, field
 from math import comb
+from pathlib import Path
 
 import numpy as np
 
@@ -64,11 +66,12 @@ CUTTING_TABLE_MAX = 4000  # the largest table cutting_table computes
 DIGITS_MAX = 1_000_000  # the judge's largest N (USACO 2009)
 DIGITS_TABLE_MAX = 10**9  # the largest table digits_table computes (1 byte a value)
 DIGITS_GAMES_MAX = 10**7  # the judge's G: numbers on stdin
-COUNT_MAX = 10**8  # heaps of an octal game or Grundy's game (13 bytes each: 1.2 GiB)
+COUNT_MAX = 10**9  # heaps of an octal game or Grundy's game (2 bytes each and the rare heaps: about 2 GiB)
 POPCOUNT_BITS = 64
 POPCOUNT_MEMORY = 1 << 28  # bytes for the bitmaps of reachable XORs (7 parts need 32 MiB)
-#: bytes per heap of a take-and-break computation: g, rare, rare_value (int32) and is_rare
-HEAP_BYTES = 13
+#: bytes per heap of a take-and-break computation: its value (uint16); the rare heaps
+#: take kernels.RARE_BYTES more each, in arrays that grow (checked against the cap as they do)
+HEAP_BYTES = 2
 #: the arrays indexed by value: stamp and hist (int64)
 VALUE_BYTES = 16 * (kernels.VALUE_LIMIT + 1)
 
@@ -264,20 +267,45 @@ def check_count(count: int) -> int:
 def _takebreak(game: str, label: str, digits: tuple[int, ...], unequal: bool, count: int, t: int | None,
                run: RunOptions) -> TakeBreakValues:
     count = check_count(count)
-    require(HEAP_BYTES * count + VALUE_BYTES, run.memory, f"{label} to {count:,} heaps")
+    first_rare = min(kernels.FIRST_RARE, count + 1)
+    fixed = HEAP_BYTES * count + VALUE_BYTES
+    require(fixed + kernels.RARE_BYTES * first_rare, run.memory, f"{label} to {count:,} heaps")
     t0 = time.perf_counter()
     d = np.array(digits, np.int64)
-    st = kernels.TakeBreakState(count)
-    # ranges of heaps, so that a long run shows its progress and sees Ctrl-C between them
-    bounds = np.linspace(0, count, min(100, count // (1 << 16)) + 2).astype(np.int64)
+    st = kernels.TakeBreakState(count, first_rare)
+    # ranges of heaps, so that a long run shows its progress, sees Ctrl-C and is
+    # checkpointed between them
+    bounds = np.linspace(0, count, min(1000, count // (1 << 16)) + 2).astype(np.int64)
     bounds = np.unique(bounds)
+    ranges = [(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
+    ckpt = None
+    first = 0  # the first range still to compute
+    if run.checkpoint is not None:
+        ckpt = _TakeBreakCheckpoint(run.checkpoint, game, digits, unequal, count, ranges)
+        first = ckpt.restore(st, fixed, run.memory, label)
     with Meter(label, count, "heaps", run.progress) as meter:
-        for start, end in zip(bounds[:-1], bounds[1:], strict=True):
-            interrupt.call(kernels.takebreak_range, d, unequal, int(start), int(end), st.g, st.stamp, st.hist,
-                           st.rare, st.rare_value, st.is_rare, st.scalars, st.stats)
-            if st.stats[0]:
-                limit = kernels.VALUE_LIMIT
-                raise OverflowError(f"{game}: a value reached {limit}, beyond this program's limit")
+        if first:  # resumed: the finished ranges count as done
+            meter.update(ranges[first][0] if first < len(ranges) else count)
+        for index in range(first, len(ranges)):
+            start, end = ranges[index]
+            at = int(start)
+            while True:
+                interrupt.call(kernels.takebreak_range, d, unequal, at, int(end), st.g, st.stamp, st.hist,
+                               st.rare, st.rare_value, st.scalars, st.stats)
+                if st.stats[0] == kernels.OVERFLOW:
+                    limit = kernels.VALUE_LIMIT
+                    raise OverflowError(f"{game}: a value reached {limit}, beyond this program's limit")
+                if st.stats[0] != kernels.FULL:
+                    break
+                at = int(st.scalars[4])
+                size = len(st.rare)
+                while size < st.scalars[5]:
+                    size *= 2
+                require(fixed + kernels.RARE_BYTES * size, run.memory,
+                        f"{label} to {count:,} heaps ({int(st.scalars[5]):,} rare heaps at heap {at:,})")
+                st.grow()
+            if ckpt is not None:
+                ckpt.save(index, st)
             meter.update(int(end))
     g, stats = st.g[:count], st.stats
     period = preperiod = None
@@ -299,6 +327,74 @@ def _takebreak(game: str, label: str, digits: tuple[int, ...], unequal: bool, co
     )
 
 
+class _TakeBreakCheckpoint:
+    """A take-and-break run's checkpoint: the engine's Checkpoint (SQLite) holds one task
+    per range of heaps, whose result is the kernel's state after it (mask, largest value,
+    ...); the values themselves go to CHECKPOINT.values (2 bytes a heap, written and
+    flushed to disk before the range is recorded). A resumed run reads the values of the
+    finished ranges back, and rebuilds the histogram and the rare heaps from them."""
+
+    def __init__(self, path: str, game: str, digits: tuple[int, ...], unequal: bool, count: int,
+                 ranges: list[tuple[int, int]]):
+        from puzzlesearch.engine.store import Checkpoint
+
+        params = {"puzzle": "grundy-takebreak", "game": game, "digits": list(digits), "unequal": unequal,
+                  "count": count}
+        self.db = Checkpoint(path, params, [list(r) for r in ranges])
+        self.ranges = ranges
+        self.values = Path(f"{path}.values")
+
+    def restore(self, st: kernels.TakeBreakState, fixed: int, memory: int | None, label: str) -> int:
+        """Put the finished ranges' state into `st`; the index of the first range left."""
+        done = self.db.done()
+        first = 0
+        while first in done:
+            first += 1
+        if first == 0:
+            self.values.unlink(missing_ok=True)
+            self.values.touch()
+            return 0
+        end = self.ranges[first - 1][1]
+        try:
+            with open(self.values, "rb") as f:
+                raw = f.read(2 * end)
+        except OSError as e:
+            raise ValueError(f"checkpoint {self.db.path}: cannot read {self.values}: {e.strerror}") from None
+        if len(raw) < 2 * end:
+            raise ValueError(f"checkpoint {self.db.path}: {self.values} holds {len(raw) // 2:,} values, "
+                             f"not the {end:,} it recorded; delete both to start afresh")
+        st.g[:end] = np.frombuffer(raw, np.uint16)
+        state = done[first - 1]
+        st.scalars[:4] = state["scalars"]
+        st.scalars[4] = end
+        st.stats[3:] = state["searches"]
+        st.hist[:] = np.bincount(st.g[:end], minlength=kernels.VALUE_LIMIT)[: kernels.VALUE_LIMIT]
+        mask = int(st.scalars[1])
+        if mask:
+            need = int(kernels.list_rare(st.g, end, mask, st.rare, st.rare_value))
+            if need > len(st.rare):
+                st.scalars[0], st.scalars[5] = 0, need
+                size = len(st.rare)
+                while size < need:
+                    size *= 2
+                require(fixed + kernels.RARE_BYTES * size, memory, f"{label} ({need:,} rare heaps, resumed)")
+                st.grow()
+                kernels.list_rare(st.g, end, mask, st.rare, st.rare_value)
+            st.scalars[0] = need
+        st.stats[1], st.stats[2] = mask, (need if mask else end)
+        return first
+
+    def save(self, index: int, st: kernels.TakeBreakState) -> None:
+        start, end = self.ranges[index]
+        with open(self.values, "r+b") as f:
+            f.seek(2 * start)
+            f.write(st.g[start:end].tobytes())
+            f.flush()
+            os.fsync(f.fileno())
+        state = {"scalars": [int(x) for x in st.scalars[:4]], "searches": [int(x) for x in st.stats[3:]]}
+        self.db.record(index, list(self.ranges[index]), state)
+
+
 def octal_values(code: str | OctalCode, count: int = 1000, *, run: RunOptions = DEFAULT_RUN
                  ) -> TakeBreakValues:
     """Values of heaps 0..count-1 of an octal game, and its period if already proven.
@@ -306,7 +402,7 @@ def octal_values(code: str | OctalCode, count: int = 1000, *, run: RunOptions = 
     The period is the least p for which the octal periodicity theorem (Guy and Smith
     1956) applies within the computed values; `period` is None when none does yet.
     `run.progress` draws a bar on stderr when it is a terminal; `run.memory` caps the
-    memory (13 bytes a heap).
+    memory (2 bytes a heap, and 6 for each rare heap).
     """
     game = code if isinstance(code, OctalCode) else parse_octal(code)
     return _takebreak(game.code, f"octal game {game.code}", game.digits, False, count, game.max_take, run)

@@ -25,6 +25,8 @@ GRUNDYS = "Grundy's game"
 
 #: --memory and --quiet for the tables whose memory grows with --count
 table_options = clikit.run_options(workers=False, checkpoint=False, memory=True)
+#: octal games and Grundy's game go to 10^9 heaps: a long run takes --checkpoint
+takebreak_options = clikit.run_options(workers=False, checkpoint=True, memory=True)
 
 
 def _print_rows(values: np.ndarray) -> None:
@@ -137,7 +139,7 @@ _count_option = click.option("--count", "-n", type=int, default=100, show_defaul
 @_count_option
 @clikit.json_option
 @click.option("--summary", is_flag=True, help="Only the summary lines, not the values.")
-@table_options
+@takebreak_options
 def octal(code: str, count: int, as_json: bool, summary: bool, run: clikit.RunOptions) -> None:
     """Octal game CODE (0.77 Kayles, 0.07 Dawson's Kayles, 0.137, 4.07, ...): values and period.
 
@@ -145,7 +147,7 @@ def octal(code: str, count: int, as_json: bool, summary: bool, run: clikit.RunOp
     leave one heap, +4 may leave two heaps. The period is reported once the octal
     periodicity theorem proves it from the computed values.
     """
-    with clikit.library_call(run, resumable=False):
+    with clikit.library_call(run):
         game = api.parse_octal(code)
         result = api.octal_values(game, count, run=run)
     _show(result, as_json, summary, f"octal game {game.code}")
@@ -192,10 +194,10 @@ def hex_game(code: str, count: int, as_json: bool, summary: bool, run: clikit.Ru
 @_count_option
 @clikit.json_option
 @click.option("--summary", is_flag=True, help="Only the summary line, not the values.")
-@table_options
+@takebreak_options
 def grundys(count: int, as_json: bool, summary: bool, run: clikit.RunOptions) -> None:
     """Grundy's game: a move splits a heap into two non-empty heaps of different sizes."""
-    with clikit.library_call(run, resumable=False):
+    with clikit.library_call(run):
         result = api.grundys_values(count, run=run)
     _show(result, as_json, summary, GRUNDYS)
 

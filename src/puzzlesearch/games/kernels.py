@@ -116,21 +116,61 @@ def _best_mask(hist: np.ndarray, max_value: int) -> int:
     return best
 
 
-class TakeBreakState:
-    """Arrays a take-and-break computation carries from one range of heaps to the next."""
+#: rare heaps the first rare arrays hold (they double when full: TakeBreakState.grow)
+FIRST_RARE = 1 << 16
+#: bytes a rare heap takes: its number (int32) and its value (uint16)
+RARE_BYTES = 6
+#: kernel stops (stats[0]): a value reached VALUE_LIMIT; the rare arrays are full
+OVERFLOW, FULL = 1, 2
 
-    def __init__(self, count: int) -> None:
-        size = max(count, 1)
-        self.g = np.zeros(size, np.int32)
+
+class TakeBreakState:
+    """Arrays a take-and-break computation carries from one range of heaps to the next.
+
+    Values are uint16 (VALUE_LIMIT = 2^15): 2 bytes a heap. The rare heaps (those whose
+    value v has parity(v & mask) = 0, under the mask chosen) are listed with their values;
+    those arrays start small and double when the kernel says they are full (stats[0] ==
+    FULL, with the heap to resume from in scalars[4] and the room needed in scalars[5]).
+    """
+
+    def __init__(self, count: int, rare: int = FIRST_RARE) -> None:
+        self.g = np.zeros(max(count, 1), np.uint16)
         self.stamp = np.full(VALUE_LIMIT + 1, -1, np.int64)  # stamp[v] == n: v is an option of heap n
         self.hist = np.zeros(VALUE_LIMIT, np.int64)  # how many heaps have each value
-        self.rare = np.empty(size, np.int32)  # the rare heaps, ascending
-        self.rare_value = np.empty(size, np.int32)  # g[rare[s]], read sequentially
-        self.is_rare = np.zeros(size, np.bool_)
-        # [rare heaps, mask, largest value, next n to re-choose the mask]; mask 0: all rare
-        self.scalars = np.array([0, 0, 0, 256], np.int64)
-        # [error, mask, rare heaps, rare searches, new rare values]
+        self.rare = np.empty(rare, np.int32)  # the rare heaps, ascending
+        self.rare_value = np.empty(rare, np.uint16)  # g[rare[s]], read sequentially
+        # [rare heaps, mask, largest value, next n to re-choose the mask, heap to resume
+        # from, rare heaps needed]; mask 0: every heap is rare, and none is listed
+        self.scalars = np.array([0, 0, 0, 256, 0, 0], np.int64)
+        # [stop (0, OVERFLOW, FULL), mask, rare heaps, rare searches, new rare values]
         self.stats = np.zeros(5, np.int64)
+
+    def grow(self) -> int:
+        """Room for at least the rare heaps the kernel asked for (doubling); the new size."""
+        size = len(self.rare)
+        while size < self.scalars[5]:
+            size *= 2
+        rare = np.empty(size, np.int32)
+        value = np.empty(size, np.uint16)
+        n = int(self.scalars[0])
+        rare[:n], value[:n] = self.rare[:n], self.rare_value[:n]
+        self.rare, self.rare_value = rare, value
+        self.stats[0] = 0
+        return size
+
+
+@njit(cache=True, nogil=True)
+def list_rare(g: np.ndarray, end: int, mask: int, rare: np.ndarray, rare_value: np.ndarray) -> int:
+    """The rare heaps below `end` under `mask` (parity(g & mask) = 0) into rare and
+    rare_value (when they fit); returns how many there are (a resumed run rebuilds them)."""
+    k = 0
+    for a in range(end):
+        if _parity(g[a] & mask) == 0:
+            if k < len(rare):
+                rare[k] = a
+                rare_value[k] = g[a]
+            k += 1
+    return k
 
 
 def takebreak_kernel(digits: np.ndarray, unequal: bool, count: int) -> tuple[np.ndarray, np.ndarray]:
@@ -141,35 +181,57 @@ def takebreak_kernel(digits: np.ndarray, unequal: bool, count: int) -> tuple[np.
     error 1 means a value reached VALUE_LIMIT and g is incomplete.
     """
     st = TakeBreakState(count)
-    takebreak_range(digits, unequal, 0, count, st.g, st.stamp, st.hist, st.rare, st.rare_value,
-                    st.is_rare, st.scalars, st.stats)
-    return st.g[:count], st.stats
+    start = 0
+    while True:
+        takebreak_range(digits, unequal, start, count, st.g, st.stamp, st.hist, st.rare, st.rare_value,
+                        st.scalars, st.stats)
+        if st.stats[0] != FULL:
+            return st.g[:count], st.stats
+        start = int(st.scalars[4])
+        st.grow()
 
 
 @njit(cache=True, nogil=True)
 def takebreak_range(
     digits: np.ndarray, unequal: bool, start: int, end: int, g: np.ndarray, stamp: np.ndarray,
-    hist: np.ndarray, rare: np.ndarray, rare_value: np.ndarray, is_rare: np.ndarray,
-    scalars: np.ndarray, stats: np.ndarray,
+    hist: np.ndarray, rare: np.ndarray, rare_value: np.ndarray, scalars: np.ndarray, stats: np.ndarray,
 ) -> None:
-    """Fill g[start:end], given g[:start] and the state the previous range left (TakeBreakState)."""
+    """Fill g[start:end], given g[:start] and the state the previous range left (TakeBreakState).
+    Stops early with stats[0] = FULL when the rare arrays are full: heaps start..scalars[4]-1
+    are done, and scalars[5] rare heaps are needed to go on."""
     t = len(digits) - 1
     n_rare, mask, max_value, next_choice = scalars[0], scalars[1], scalars[2], scalars[3]
     split = np.array([j for j in range(t + 1) if digits[j] & 4], np.int64)  # split moves, ascending
     n_split = len(split)
+    cap = len(rare)
     for n in range(start, end):
         if n == next_choice:
             new = _best_mask(hist, max_value)
             if new != mask:
+                need = 0
+                if new != 0:
+                    for a in range(n):
+                        if _parity(g[a] & new) == 0:
+                            need += 1
+                if need + 1 > cap:  # no room: the caller grows the arrays and calls again from n
+                    stats[0] = FULL
+                    scalars[0], scalars[1], scalars[2], scalars[3] = n_rare, mask, max_value, next_choice
+                    scalars[4], scalars[5] = n, need + 1
+                    return
                 mask = new
                 n_rare = 0
-                for a in range(n):
-                    is_rare[a] = _parity(g[a] & mask) == 0
-                    if is_rare[a]:
-                        rare[n_rare] = a
-                        rare_value[n_rare] = g[a]
-                        n_rare += 1
+                if mask != 0:
+                    for a in range(n):
+                        if _parity(g[a] & mask) == 0:
+                            rare[n_rare] = a
+                            rare_value[n_rare] = g[a]
+                            n_rare += 1
             next_choice *= 2
+        if mask != 0 and n_rare == cap:  # heap n may be rare: room for one more first
+            stats[0] = FULL
+            scalars[0], scalars[1], scalars[2], scalars[3] = n_rare, mask, max_value, next_choice
+            scalars[4], scalars[5] = n, n_rare + 1
+            return
         for j in range(min(t, n) + 1):
             d = digits[j]
             if j > 0:
@@ -207,8 +269,9 @@ def takebreak_range(
                         stamp[0] = n
                     s += 1
                 while s < n_rare and rare[s] < m:  # rare part a > m - a: skip if both are rare
-                    if not is_rare[m - rare[s]]:
-                        stamp[rare_value[s] ^ g[m - rare[s]]] = n
+                    y = g[m - rare[s]]
+                    if _parity(y & mask) == 1:
+                        stamp[rare_value[s] ^ y] = n
                     s += 1
         # The mex. A rare candidate x resumes one scan over all splits (cursor ca, co)
         # that marks every value it passes, so later candidates are often already seen.
@@ -260,19 +323,19 @@ def takebreak_range(
                     break
             x += 1
         if x >= VALUE_LIMIT:
-            stats[0] = 1
+            stats[0] = OVERFLOW
             return
         g[n] = x
         hist[x] += 1
         max_value = max(max_value, x)
-        if _parity(x & mask) == 0:
-            is_rare[n] = True
+        if mask != 0 and _parity(x & mask) == 0:
             rare[n_rare] = n
             rare_value[n_rare] = x
             n_rare += 1
     scalars[0], scalars[1], scalars[2], scalars[3] = n_rare, mask, max_value, next_choice
+    scalars[4] = end
     stats[1] = mask
-    stats[2] = n_rare
+    stats[2] = end if mask == 0 else n_rare  # mask 0: every heap is rare
 
 
 @njit(cache=True)

@@ -38,6 +38,7 @@ from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.engine.params import whole
 from puzzlesearch.engine.progress import Display
 
+from . import kernels
 from .api import HEAP_BYTES, VALUE_BYTES, check_count, octal_values
 
 #: the most digits after the point: 4 digits are 4,095 games (5 would be 32,767)
@@ -181,7 +182,7 @@ def octal_survey(digits: int = 2, count: int = 1000, *, run: RunOptions = DEFAUL
     workers = run.workers_for(quick=len(codes) * count <= QUICK_HEAPS)
     # at most one game per worker at a time (on a cluster: per worker thread, on its own machine)
     w = min(workers or 1, SURVEY_TASKS, len(codes))
-    need = w * (HEAP_BYTES * count + VALUE_BYTES)
+    need = w * (HEAP_BYTES * count + VALUE_BYTES + kernels.RARE_BYTES * min(kernels.FIRST_RARE, count + 1))
     require(need, run.memory, f"the survey to {count:,} heaps on {w} worker{'s' if w > 1 else ''}")
     with ResultsStore(run.store) as db:
         stored = {c: db.get(STORE_PUZZLE, c) for c in codes}
