@@ -280,33 +280,37 @@ def _takebreak(game: str, label: str, digits: tuple[int, ...], unequal: bool, co
     ranges = [(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
     ckpt = None
     first = 0  # the first range still to compute
-    if run.checkpoint is not None:
-        ckpt = _TakeBreakCheckpoint(run.checkpoint, game, digits, unequal, count, ranges)
-        first = ckpt.restore(st, fixed, run.memory, label)
-    with Meter(label, count, "heaps", run.progress) as meter:
-        if first:  # resumed: the finished ranges count as done
-            meter.update(ranges[first][0] if first < len(ranges) else count)
-        for index in range(first, len(ranges)):
-            start, end = ranges[index]
-            at = int(start)
-            while True:
-                interrupt.call(kernels.takebreak_range, d, unequal, at, int(end), st.g, st.stamp, st.hist,
-                               st.rare, st.rare_value, st.scalars, st.stats)
-                if st.stats[0] == kernels.OVERFLOW:
-                    limit = kernels.VALUE_LIMIT
-                    raise OverflowError(f"{game}: a value reached {limit}, beyond this program's limit")
-                if st.stats[0] != kernels.FULL:
-                    break
-                at = int(st.scalars[4])
-                size = len(st.rare)
-                while size < st.scalars[5]:
-                    size *= 2
-                require(fixed + kernels.RARE_BYTES * size, run.memory,
-                        f"{label} to {count:,} heaps ({int(st.scalars[5]):,} rare heaps at heap {at:,})")
-                st.grow()
-            if ckpt is not None:
-                ckpt.save(index, st)
-            meter.update(int(end))
+    try:
+        if run.checkpoint is not None:
+            ckpt = _TakeBreakCheckpoint(run.checkpoint, game, digits, unequal, count, ranges)
+            first = ckpt.restore(st, fixed, run.memory, label)
+        with Meter(label, count, "heaps", run.progress) as meter:
+            if first:  # resumed: the finished ranges count as done
+                meter.update(ranges[first][0] if first < len(ranges) else count)
+            for index in range(first, len(ranges)):
+                start, end = ranges[index]
+                at = int(start)
+                while True:
+                    interrupt.call(kernels.takebreak_range, d, unequal, at, int(end), st.g, st.stamp, st.hist,
+                                   st.rare, st.rare_value, st.scalars, st.stats)
+                    if st.stats[0] == kernels.OVERFLOW:
+                        limit = kernels.VALUE_LIMIT
+                        raise OverflowError(f"{game}: a value reached {limit}, beyond this program's limit")
+                    if st.stats[0] != kernels.FULL:
+                        break
+                    at = int(st.scalars[4])
+                    size = len(st.rare)
+                    while size < st.scalars[5]:
+                        size *= 2
+                    require(fixed + kernels.RARE_BYTES * size, run.memory,
+                            f"{label} to {count:,} heaps ({int(st.scalars[5]):,} rare heaps at heap {at:,})")
+                    st.grow()
+                if ckpt is not None:
+                    ckpt.save(index, st)
+                meter.update(int(end))
+    finally:
+        if ckpt is not None:
+            ckpt.db.close()
     g, stats = st.g[:count], st.stats
     period = preperiod = None
     if t is not None:
