@@ -287,7 +287,7 @@ def search(space: Space, *, run: RunOptions = RunOptions(), show: int = 10,  # n
     bufs = [np.empty(buffered(space.size) // workers, dtype=np.int64) for _ in range(workers)]
     blocks = np.zeros(-(-space.size // BLOCK), dtype=np.int64)  # CUR states in each block
     interrupt.parallel([lambda lo=lo, hi=hi: k.count_cur(cells, lo, hi, BLOCK // 4, blocks)
-               for lo, hi in _ranges(len(blocks), CHUNK // BLOCK)], workers)
+                        for lo, hi in _ranges(len(blocks), CHUNK // BLOCK)], workers)
     _watch(cells, watch, found, len(hist) - 1)
     done = saved is not None and saved["done"]
     seen = sum(hist)
@@ -304,7 +304,7 @@ def search(space: Space, *, run: RunOptions = RunOptions(), show: int = 10,  # n
             done = new == 0
             if not done:
                 interrupt.parallel([lambda lo=lo, hi=hi: k.relabel(cells, lo, hi, BLOCK // 4, blocks)
-                           for lo, hi in _ranges(len(blocks), CHUNK // BLOCK)], workers)
+                                    for lo, hi in _ranges(len(blocks), CHUNK // BLOCK)], workers)
                 hist.append(new)
                 seen += new
                 _watch(cells, watch, found, len(hist) - 1)

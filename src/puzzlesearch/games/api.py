@@ -299,12 +299,8 @@ def _takebreak(game: str, label: str, digits: tuple[int, ...], unequal: bool, co
                     if st.stats[0] != kernels.FULL:
                         break
                     at = int(st.scalars[4])
-                    size = len(st.rare)
-                    while size < st.scalars[5]:
-                        size *= 2
-                    require(fixed + kernels.RARE_BYTES * size, run.memory,
-                            f"{label} to {count:,} heaps ({int(st.scalars[5]):,} rare heaps at heap {at:,})")
-                    st.grow()
+                    rare = f"{int(st.scalars[5]):,} rare heaps at heap {at:,}"
+                    _grow_rare(st, fixed, run.memory, f"{label} to {count:,} heaps ({rare})")
                 if ckpt is not None:
                     ckpt.save(index, st)
                 meter.update(int(end))
@@ -329,6 +325,13 @@ def _takebreak(game: str, label: str, digits: tuple[int, ...], unequal: bool, co
         new_rare_values=int(stats[4]),
         seconds=time.perf_counter() - t0,
     )
+
+
+def _grow_rare(st: kernels.TakeBreakState, fixed: int, memory: int | None, what: str) -> None:
+    """Grow the rare arrays to hold the rare heaps asked for, once the grown total (`fixed`
+    bytes and the arrays) is within the memory cap."""
+    require(fixed + kernels.RARE_BYTES * st.grown_size(), memory, what)
+    st.grow()
 
 
 class _TakeBreakCheckpoint:
@@ -378,11 +381,7 @@ class _TakeBreakCheckpoint:
             need = int(kernels.list_rare(st.g, end, mask, st.rare, st.rare_value))
             if need > len(st.rare):
                 st.scalars[0], st.scalars[5] = 0, need
-                size = len(st.rare)
-                while size < need:
-                    size *= 2
-                require(fixed + kernels.RARE_BYTES * size, memory, f"{label} ({need:,} rare heaps, resumed)")
-                st.grow()
+                _grow_rare(st, fixed, memory, f"{label} ({need:,} rare heaps, resumed)")
                 kernels.list_rare(st.g, end, mask, st.rare, st.rare_value)
             st.scalars[0] = need
         st.stats[1], st.stats[2] = mask, (need if mask else end)

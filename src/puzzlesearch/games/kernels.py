@@ -145,11 +145,17 @@ class TakeBreakState:
         # [stop (0, OVERFLOW, FULL), mask, rare heaps, rare searches, new rare values]
         self.stats = np.zeros(5, np.int64)
 
-    def grow(self) -> int:
-        """Room for at least the rare heaps the kernel asked for (doubling); the new size."""
+    def grown_size(self) -> int:
+        """The rare arrays' size after grow(): doubled until they hold the rare heaps asked for
+        (scalars[5])."""
         size = len(self.rare)
         while size < self.scalars[5]:
             size *= 2
+        return size
+
+    def grow(self) -> int:
+        """Room for at least the rare heaps the kernel asked for (grown_size); the new size."""
+        size = self.grown_size()
         rare = np.empty(size, np.int32)
         value = np.empty(size, np.uint16)
         n = int(self.scalars[0])

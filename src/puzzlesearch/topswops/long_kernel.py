@@ -202,15 +202,15 @@ def beam_kernel(n, width, rng, best, maxdepth):
         start = np.zeros(top + 1, np.int64)
         for i in range(m):
             start[top - 1 - score[i]] += 1
-        for s in range(top):
-            start[s + 1] += start[s]
+        for bucket in range(top):
+            start[bucket + 1] += start[bucket]
         for i in range(m - 1, -1, -1):
-            b = top - 1 - score[i]
-            start[b] -= 1
-            order[start[b]] = i
-        for s in range(top):
-            lo = start[s]
-            for i in range(start[s + 1] - 1, lo, -1):
+            bucket = top - 1 - score[i]
+            start[bucket] -= 1
+            order[start[bucket]] = i
+        for bucket in range(top):
+            lo = start[bucket]
+            for i in range(start[bucket + 1] - 1, lo, -1):
                 j = lo + _below(rng, i - lo + 1)
                 order[i], order[j] = order[j], order[i]
         seen = set()
