@@ -29,8 +29,15 @@ def _printed(out: str) -> list[tuple[int, tuple[int, ...]]]:
     return rows
 
 
+@pytest.fixture(scope="module")
+def compiled():
+    """The kernels compiled (or loaded from numba's cache) before a test times a search:
+    on a fresh clone the first call compiles them, which takes several seconds."""
+    api.long(6, seconds=60, seed=0, goal=F[6], workers=1)  # a beam and the depth-first searches ran
+
+
 @pytest.mark.parametrize("n", range(1, 10))
-def test_long_reaches_f_n_for_small_n_within_seconds(n):
+def test_long_reaches_f_n_for_small_n_within_seconds(n, compiled):
     r = api.long(n, seconds=10, seed=n, goal=F[n])  # stops when it has f(n), or after 10 s
     assert r.steps == F[n]
     assert r.steps == rules.steps(r.deck)
