@@ -4,7 +4,13 @@
 `work s` is the computation alone as the process timed it, after a tiny call of the same
 kernel has loaded it (numba compiled it into its cache in a warm-up run).
 Usage: python benchmarks/games.py [--skip-big]
+       python benchmarks/games.py --frontier [--billion]
        python benchmarks/games.py --survey [--digits D] [--count N] [--workers W]
+
+--frontier runs issue 15's long cases once each, on all cores: 0.1777's period proven from
+443,139,471 values (target: 10 minutes, 4 GiB) and Grundy's game to 10^8 heaps (target:
+5 minutes); --billion adds Grundy's game to 10^9 (target: 1 hour, 3 GiB). It writes
+results/games_frontier.json.
 
 --survey times `puzzlesearch grundy survey --digits 3 --count 1000000 --workers 2` once
 (issue 15's target: at most 20 minutes on 2 cores), with a fresh results store so that every
@@ -37,6 +43,11 @@ CASES = [
      "r = grundys_values(10**5); check = (r.max_value, r.rare_heaps)", 3),
     ("Grundy's game to 10^6", "grundys_values(10)",
      "r = grundys_values(10**6); check = (r.max_value, r.rare_heaps)", 3),
+    ("Grundy's game to 10^6, one thread", "grundys_values(10)",
+     "r = grundys_values(10**6, run=RunOptions(workers=1)); check = (r.max_value, r.rare_heaps)", 3),
+    ("Grundy's game to 10^6, one heap at a time (before blocks)",
+     "kernels.takebreak_kernel(np.array([4]), True, 10)",
+     "g, s = kernels.takebreak_kernel(np.array([4]), True, 10**6); check = (int(g.max()), int(s[2]))", 3),
     ("popcount k <= 64, 7 parts", "popcount_values(7, 3)",
      "r = popcount_values(7, 64); check = r.values[64]", 3),
 ]
@@ -47,11 +58,40 @@ PRELUDE = (
     "import time\nimport numpy as np\n"
     "from puzzlesearch.games import cutting_table, digits_table, grundys_values, kernels, octal_values\n"
     "from puzzlesearch.games import popcount_values\n"
+    "from puzzlesearch.engine.options import RunOptions\n"
 )
+#: issue 15's long cases (name, code, published check), each run once on all cores
+FRONTIER = [
+    ("0.1777's period proven from 443,139,471 values", "octal_values('0.1777', 10)",
+     "r = octal_values('0.1777', 443_139_471); check = (r.period, r.preperiod, r.max_value, r.rare_heaps)"),
+    ("Grundy's game to 10^8", "grundys_values(10)",
+     "r = grundys_values(10**8); check = (r.max_value, r.rare_heaps)"),
+]
+BILLION = [("Grundy's game to 10^9", "grundys_values(10)",
+            "r = grundys_values(10**9); check = (r.max_value, r.rare_heaps)")]
 
 
 def case_code(load: str, body: str) -> str:
     return PRELUDE + f"{load}\nt0 = time.perf_counter()\n{body}\nprint(time.perf_counter() - t0, check)\n"
+
+
+def frontier_main() -> None:
+    cases = FRONTIER + (BILLION if "--billion" in sys.argv else [])
+    measure(python_case(case_code(cases[0][1], "check = 0")), repeats=1)  # numba's cache
+    load_before = os.getloadavg()
+    rows = []
+    for name, load, body in cases:
+        m = measure(python_case(case_code(load, body)), repeats=1)
+        work, check = m["stdout"].split(" ", 1)
+        rows.append({"case": name, "seconds": m["seconds"], "work s": float(work), "peak MiB": m["peak_mib"],
+                     "check": check.strip()})
+        print(f"{name}: {m['seconds']:.1f} s, {check.strip()}", file=sys.stderr)
+    load_after = os.getloadavg()
+    print_table("issue 15's long cases (fresh process each; one run)", rows,
+                ["case", "seconds", "work s", "peak MiB", "check"])
+    print(f"\nload average before {load_before[0]:.2f}, after {load_after[0]:.2f} (1-minute)")
+    write_results("games_frontier" + ("_billion" if "--billion" in sys.argv else ""), rows,
+                  {"load_average_before": load_before, "load_average_after": load_after})
 
 
 def main() -> None:
@@ -147,5 +187,7 @@ def survey_main(argv: list[str]) -> None:
 if __name__ == "__main__":
     if "--survey" in sys.argv:
         survey_main(sys.argv[1:])
+    elif "--frontier" in sys.argv:
+        frontier_main()
     else:
         main()

@@ -142,10 +142,12 @@ def progress_wanted(quiet: bool) -> bool:
 
 
 def run_options(*, workers: bool = True, checkpoint: bool = True, store: bool = False,
-                memory: bool = False, workers_help: str | None = None) -> Callable[[Callable], Callable]:
+                memory: bool = False, workers_help: str | None = None, scheduler: bool = True
+                ) -> Callable[[Callable], Callable]:
     """The run options of a long search, as one decorator.
 
-    Adds --workers/--scheduler (workers=True), --checkpoint, --store, --memory as asked,
+    Adds --workers/--scheduler (workers=True; scheduler=False: --workers alone, for work
+    that runs on threads of this process), --checkpoint, --store, --memory as asked,
     and always --quiet; the command receives them as one ``run: RunOptions`` argument
     (and ``quiet`` no more). A checkpoint or store that cannot be written is refused
     here, before any work; with store=True also the default store (PUZZLESEARCH_STORE or
@@ -171,12 +173,11 @@ def run_options(*, workers: bool = True, checkpoint: bool = True, store: bool = 
 
         options = []
         if workers:
-            options += [
-                click.option("--workers", type=Workers(), default=None, help=workers_help
-                             or "Worker processes (default: all cores, or 1 for a quick job)."),
-                click.option("--scheduler", metavar="tcp://HOST:PORT", default=None,
-                             help="Run the tasks on an existing Dask cluster."),
-            ]
+            options.append(click.option("--workers", type=Workers(), default=None, help=workers_help
+                                        or "Worker processes (default: all cores, or 1 for a quick job)."))
+            if scheduler:
+                options.append(click.option("--scheduler", metavar="tcp://HOST:PORT", default=None,
+                                            help="Run the tasks on an existing Dask cluster."))
         if checkpoint:
             options.append(click.option(
                 "--checkpoint", type=click.Path(dir_okay=False), default=None, metavar="FILE",

@@ -84,9 +84,9 @@ def test_a_longer_survey_recomputes_only_the_games_not_proven(tmp_path, monkeypa
     calls: list[tuple[str, int]] = []
     real = mod.octal_values
 
-    def counted(code, count):
+    def counted(code, count, **kw):
         calls.append((code, count))
-        return real(code, count)
+        return real(code, count, **kw)
 
     monkeypatch.setattr(mod, "octal_values", counted)
     run = _run(tmp_path)

@@ -7,8 +7,11 @@ from functools import cache
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hst
 
 from conftest import load_data
+from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.games import (
     ImpartialGame,
     cutting_table,
@@ -231,6 +234,47 @@ def test_values_computed_in_ranges_equal_one_pass():
                                 st.rare_value, st.scalars, st.stats)
         assert st.stats[0] == 0
     assert (st.g == kernels.takebreak_naive_kernel(np.array([4], np.int64), True, 6000)).all()
+
+
+def _in_blocks(digits, unequal, count, workers, block_from, block, window, shared_rows):
+    """takebreak_advance from rare arrays of one entry (so that they grow inside blocks too), in
+    blocks however few heaps are rare."""
+    st = kernels.TakeBreakState(count, 1)
+    at = 0
+    while True:
+        kernels.takebreak_advance(digits, unequal, at, count, st, workers, block_from, block, window,
+                                  shared_rows, rare_for_blocks=0)
+        if st.stats[0] != kernels.FULL:
+            break
+        at = int(st.scalars[4])
+        st.grow()
+    assert st.stats[0] == 0
+    return st.g[:count]
+
+
+@settings(max_examples=60, deadline=None)
+@given(first=hst.sampled_from([0, 4]), rest=hst.lists(hst.integers(0, 7), min_size=1, max_size=5),
+       unequal=hst.booleans(), workers=hst.sampled_from([1, 2]), block_from=hst.integers(2, 300),
+       block=hst.integers(1, 64), window=hst.integers(1, 80), shared_rows=hst.integers(0, 3))
+def test_values_in_blocks_equal_the_plain_mex(first, rest, unequal, workers, block_from, block, window,
+                                              shared_rows):
+    # the two phases of a block (splits below the block side by side, then those with a part
+    # in it one heap after another), the shared search rows and the windows, at sizes small
+    # enough for every path to be taken many times, against the O(n^2) mex over every move
+    digits = np.array([first, *rest], np.int64)
+    want = kernels.takebreak_naive_kernel(digits, unequal, 1500)
+    got = _in_blocks(digits, unequal, 1500, workers, block_from, block, window, shared_rows)
+    assert (got == want).all()
+
+
+def test_grundys_game_in_blocks_on_two_threads_equals_one_pass():
+    # past BLOCK_FROM with the real block, window and shared rows, on one thread and on two
+    count = kernels.BLOCK_FROM + 40_000
+    want, _ = kernels.takebreak_kernel(np.array([4], np.int64), True, count)
+    for workers in (1, 2):
+        got = grundys_values(count, run=RunOptions(workers=workers, progress=False))
+        assert (got.values == want).all(), workers
+        assert (got.max_value, got.rare_heaps) == (230, 1274)
 
 
 @pytest.mark.parametrize("code", ["0.77", "0.137", "0.16", "4.07", "grundys"])

@@ -268,7 +268,9 @@ def _takebreak(game: str, label: str, digits: tuple[int, ...], unequal: bool, co
                run: RunOptions) -> TakeBreakValues:
     count = check_count(count)
     first_rare = min(kernels.FIRST_RARE, count + 1)
-    fixed = HEAP_BYTES * count + VALUE_BYTES
+    fixed = HEAP_BYTES * count + VALUE_BYTES + (kernels.BLOCK_BYTES if count > kernels.BLOCK_FROM else 0)
+    # threads for the heaps from BLOCK_FROM on (below it the values come one by one)
+    threads = run.workers_for(quick=count <= kernels.BLOCK_FROM) or 1
     require(fixed + kernels.RARE_BYTES * first_rare, run.memory, f"{label} to {count:,} heaps")
     t0 = time.perf_counter()
     d = np.array(digits, np.int64)
@@ -291,8 +293,7 @@ def _takebreak(game: str, label: str, digits: tuple[int, ...], unequal: bool, co
                 start, end = ranges[index]
                 at = int(start)
                 while True:
-                    interrupt.call(kernels.takebreak_range, d, unequal, at, int(end), st.g, st.stamp, st.hist,
-                                   st.rare, st.rare_value, st.scalars, st.stats)
+                    interrupt.call(kernels.takebreak_advance, d, unequal, at, int(end), st, threads)
                     if st.stats[0] == kernels.OVERFLOW:
                         limit = kernels.VALUE_LIMIT
                         raise OverflowError(f"{game}: a value reached {limit}, beyond this program's limit")

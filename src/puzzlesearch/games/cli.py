@@ -26,7 +26,8 @@ GRUNDYS = "Grundy's game"
 #: --memory and --quiet for the tables whose memory grows with --count
 table_options = clikit.run_options(workers=False, checkpoint=False, memory=True)
 #: octal games and Grundy's game go to 10^9 heaps: a long run takes --checkpoint
-takebreak_options = clikit.run_options(workers=False, checkpoint=True, memory=True)
+takebreak_options = clikit.run_options(checkpoint=True, memory=True, scheduler=False, workers_help=(
+    "Threads computing the values side by side (default: all cores, or 1 below 65,536 heaps)."))
 
 
 def _print_rows(values: np.ndarray) -> None:

@@ -19,6 +19,8 @@ every heap is treated as rare and the kernel is the plain mex over all splits.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 from numba import njit
 
@@ -83,7 +85,7 @@ def digits_kernel(n_max: int) -> np.ndarray:
 # ---------------------------------------------------------------- take-and-break games
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _parity(x: int) -> int:
     x ^= x >> 16
     x ^= x >> 8
@@ -144,6 +146,9 @@ class TakeBreakState:
         self.scalars = np.array([0, 0, 0, 256, 0, 0], np.int64)
         # [stop (0, OVERFLOW, FULL), mask, rare heaps, rare searches, new rare values]
         self.stats = np.zeros(5, np.int64)
+        self.reach = np.zeros((1, VALUE_LIMIT // 64 + 1), np.uint64)  # takebreak_advance's bitmap of options
+        self.rows: np.ndarray | None = None  # takebreak_advance's phase-one bitmaps, a row per heap
+        self.cursors: np.ndarray | None = None  # where phase one's search stopped, a row per heap
 
     def grown_size(self) -> int:
         """The rare arrays' size after grow(): doubled until they hold the rare heaps asked for
@@ -179,6 +184,27 @@ def list_rare(g: np.ndarray, end: int, mask: int, rare: np.ndarray, rare_value: 
     return k
 
 
+@njit(cache=True, nogil=True)
+def _rechoose(n: int, g: np.ndarray, hist: np.ndarray, max_value: int, mask: int, n_rare: int,
+              rare: np.ndarray, rare_value: np.ndarray) -> tuple[int, int, int]:
+    """At heap n: the mask that makes the fewest heaps rare, and the rare heaps below n listed
+    under it. Returns (mask, rare heaps, room needed); room needed > 0 means that the rare
+    arrays are too small, and nothing changed."""
+    new = _best_mask(hist, max_value)
+    if new == mask:
+        return mask, n_rare, 0
+    need = 0
+    if new != 0:
+        for a in range(n):
+            if _parity(g[a] & new) == 0:
+                need += 1
+    if need + 1 > len(rare):  # + 1: heap n itself may be rare
+        return mask, n_rare, need + 1
+    if new == 0:
+        return 0, 0, 0
+    return new, list_rare(g, n, new, rare, rare_value), 0
+
+
 def takebreak_kernel(digits: np.ndarray, unequal: bool, count: int) -> tuple[np.ndarray, np.ndarray]:
     """Values g[0..count-1] of the take-and-break game with octal digits `digits`, in one go.
 
@@ -212,26 +238,13 @@ def takebreak_range(
     cap = len(rare)
     for n in range(start, end):
         if n == next_choice:
-            new = _best_mask(hist, max_value)
-            if new != mask:
-                need = 0
-                if new != 0:
-                    for a in range(n):
-                        if _parity(g[a] & new) == 0:
-                            need += 1
-                if need + 1 > cap:  # no room: the caller grows the arrays and calls again from n
-                    stats[0] = FULL
-                    scalars[0], scalars[1], scalars[2], scalars[3] = n_rare, mask, max_value, next_choice
-                    scalars[4], scalars[5] = n, need + 1
-                    return
-                mask = new
-                n_rare = 0
-                if mask != 0:
-                    for a in range(n):
-                        if _parity(g[a] & mask) == 0:
-                            rare[n_rare] = a
-                            rare_value[n_rare] = g[a]
-                            n_rare += 1
+            new, k, need = _rechoose(n, g, hist, max_value, mask, n_rare, rare, rare_value)
+            if need:  # no room: the caller grows the arrays and calls again from n
+                stats[0] = FULL
+                scalars[0], scalars[1], scalars[2], scalars[3] = n_rare, mask, max_value, next_choice
+                scalars[4], scalars[5] = n, need
+                return
+            mask, n_rare = new, k
             next_choice *= 2
         if mask != 0 and n_rare == cap:  # heap n may be rare: room for one more first
             stats[0] = FULL
@@ -342,6 +355,399 @@ def takebreak_range(
     scalars[4] = end
     stats[1] = mask
     stats[2] = end if mask == 0 else n_rare  # mask 0: every heap is rare
+
+
+# ---------------------------------------------------------------- take-and-break games in blocks
+
+#: heaps from which takebreak_advance computes in blocks (below it: takebreak_range)
+BLOCK_FROM = 1 << 16
+#: heaps a block holds (at most BLOCK_FROM, so that the smaller part of a split is below the block)
+BLOCK = 1024
+#: takebreak_advance goes on one heap at a time (takebreak_range) while fewer heaps are rare
+RARE_FOR_BLOCKS = 64
+#: bytes of takebreak_advance's arrays (a block's rows of bitmaps and cursors at the largest
+#: VALUE_LIMIT, and the bitmap of options)
+BLOCK_BYTES = 8 * (BLOCK * (VALUE_LIMIT // 64 + 5) + VALUE_LIMIT // 64 + 1)
+#: the block's rare-candidate searches first try smaller parts within this many of the
+#: least one allowed: the values they read then stay in two windows that fit the cache
+WINDOW = 1 << 15
+#: rows of the search's strided order that phase one does for all heaps at once
+SHARED = 2
+
+
+@njit(cache=True, inline='always')
+def _set_row(bitmaps: np.ndarray, i: int, v: int) -> None:
+    """Mark v in the bitmap bitmaps[i]. Rows are indexed, never taken as views: a view's
+    reference count is shared by the threads, and updating it would bounce between the cores."""
+    bitmaps[i, v >> 6] |= _ONE << np.uint64(v & 63)
+
+
+@njit(cache=True, inline='always')
+def _has_row(bitmaps: np.ndarray, i: int, v: int) -> bool:
+    return (bitmaps[i, v >> 6] >> np.uint64(v & 63)) & _ONE != 0
+
+
+@njit(cache=True)
+def _splits(digits: np.ndarray) -> np.ndarray:
+    """The numbers of tokens a move may remove while leaving two heaps, ascending."""
+    out = np.empty(len(digits), np.int64)
+    k = 0
+    for j in range(len(digits)):
+        if digits[j] & 4:
+            out[k] = j
+            k += 1
+    return out[:k]
+
+
+@njit(cache=True, inline='always')
+def _search_start(n: int, split: np.ndarray, unequal: bool, whole: bool, window: int, curs: np.ndarray,
+                  ci: int) -> None:
+    """Set up the search (_search) of the splits of heap n for a rare value.
+
+    One split length: the smaller parts 1..span (the window, span <= `window`) in a strided
+    order, then (`whole`) the rest in order; several: in order from 1 (at most `window` of
+    them unless `whole`). Small parts come first: below a game's preperiod they have the
+    values that periodic parts lack. curs[ci] = [ca, co, span, next part in order, end].
+    """
+    m = n - split[0]
+    top = (m - 1) // 2 if unequal else m // 2
+    if len(split) == 1:
+        span = max(0, min(top, window))
+        ta = 1 + span
+        stop = top + 1 if whole else ta
+    else:
+        span = 0
+        ta = 1
+        stop = top + 1 if whole else 1 + window
+    curs[ci, 0], curs[ci, 1], curs[ci, 2], curs[ci, 3], curs[ci, 4] = 0, 0, span, ta, stop
+
+
+@njit(cache=True, inline='always')
+def _search(g: np.ndarray, n: int, split: np.ndarray, unequal: bool, n0: int, x: int, bitmaps: np.ndarray,
+            bi: int, curs: np.ndarray, ci: int) -> bool:
+    """Resume the search set up by _search_start until a split of heap n gives x, among the
+    splits whose larger part is below n0; marks in bitmaps[bi] every value it meets.
+    Neighbouring heaps have correlated values, so visiting 1, 1 + STRIDE, 1 + 2 STRIDE, ...
+    first meets every needed value about 4x sooner than 1, 2, 3, ..."""
+    ca, co, span, ta, stop = curs[ci, 0], curs[ci, 1], curs[ci, 2], curs[ci, 3], curs[ci, 4]
+    found = False
+    if span > 0:
+        m = n - split[0]
+        while True:
+            if ca >= span:
+                co += 1
+                if co >= STRIDE or co >= span:
+                    span = 0
+                    break
+                ca = co
+            a = 1 + ca
+            ca += STRIDE
+            if m - a >= n0:
+                continue
+            y = g[a] ^ g[m - a]
+            _set_row(bitmaps, bi, y)
+            if y == x:
+                found = True
+                break
+    while not found and ta < stop:
+        for q in range(len(split)):
+            mq = n - split[q]
+            if 2 * ta > mq:
+                break  # split ascends, so mq only shrinks
+            if (unequal and 2 * ta == mq) or mq - ta >= n0:
+                continue
+            y = g[ta] ^ g[mq - ta]
+            _set_row(bitmaps, bi, y)
+            if y == x:
+                found = True
+        ta += 1
+    curs[ci, 0], curs[ci, 1], curs[ci, 2], curs[ci, 3] = ca, co, span, ta
+    return found
+
+
+@njit(cache=True, inline='always')
+def _search_in_block(g: np.ndarray, n: int, split: np.ndarray, unequal: bool, n0: int, passed: int, x: int,
+                     bitmaps: np.ndarray, bi: int) -> bool:
+    """Mark every value of a split of heap n whose smaller part is below `passed` and whose
+    larger part is at or above n0 (in the block): those phase one's search had to skip;
+    whether x is one of them."""
+    found = False
+    for q in range(len(split)):
+        m = n - split[q]
+        top = (m - 1) // 2 if unequal else m // 2
+        for a in range(1, min(top, passed - 1, m - n0) + 1):
+            y = g[a] ^ g[m - a]
+            _set_row(bitmaps, bi, y)
+            if y == x:
+                found = True
+    return found
+
+
+@njit(cache=True, nogil=True)
+def takebreak_block_partial(
+    digits: np.ndarray, unequal: bool, n0: int, lo_n: int, hi_n: int, g: np.ndarray, rare: np.ndarray,
+    rare_value: np.ndarray, n_rare: int, mask: int, words: int, rows: np.ndarray, cursors: np.ndarray,
+    window: int = WINDOW, shared_rows: int = SHARED,
+) -> None:
+    """Phase one of a block of heaps n0, n0 + 1, ... (takebreak_advance), for heaps lo_n..hi_n-1.
+
+    Heaps of one block may be done side by side here: only splits whose two parts are both
+    below n0 are used, and those values are known. rows[n - n0, :words] receives, as a
+    bitmap, every common value such a split of heap n gives (the rare heaps below n0 are
+    rare[:n_rare], under `mask`), and the rare values below the least common value missing
+    there that a search among those splits meets (mask 0: every value such a split gives).
+    Values below n0 are below 64 * words, and so are their XORs.
+    """
+    split = _splits(digits)
+    n_split = len(split)
+    listed = rare[:n_rare]
+    for n in range(lo_n, hi_n):
+        for w in range(words):
+            rows[n - n0, w] = 0
+    if mask != 0:
+        # a rare smaller part a: rare heap by rare heap, over the heaps n whose split of m = n - j
+        # allows it (a <= top, larger part below n0), so that g[m - a] is read in order
+        for q in range(n_split):
+            j = split[q]
+            for s in range(1, n_rare):
+                a = rare[s]
+                y0 = rare_value[s]
+                first = max(lo_n, 2 * a + j + (1 if unequal else 0))
+                for n in range(first, min(hi_n, a + j + n0)):
+                    _set_row(rows, n - n0, y0 ^ g[n - j - a])
+    # one split length, heaps far above the window: the first `shared_rows` rows of the
+    # search's strided order go smaller part by smaller part, each over the heaps n that
+    # allow it (larger part below n0), so that g[m - a] is read in order too
+    shared = shared_rows and mask != 0 and n_split == 1 and lo_n - split[0] > 2 * (window + 1)
+    if shared:
+        j = split[0]
+        for co in range(shared_rows):
+            for off in range(co, window, STRIDE):
+                a = 1 + off
+                ya = g[a]
+                for n in range(lo_n, min(hi_n, a + j + n0)):
+                    _set_row(rows, n - n0, ya ^ g[n - j - a])
+    for n in range(lo_n, hi_n):
+        i = n - n0
+        for q in range(n_split):
+            m = n - split[q]
+            lo = max(1, m - n0 + 1)  # the larger part m - a is below n0
+            top = (m - 1) // 2 if unequal else m // 2
+            if m < 2 or lo > top:
+                continue
+            if mask == 0:  # every split
+                if words == 1:  # values below 64: collect bits of one word, a loop without stores
+                    bits = np.uint64(0)
+                    for a in range(lo, top + 1):
+                        bits |= _ONE << np.uint64(g[a] ^ g[m - a])
+                    rows[i, 0] |= bits
+                else:
+                    for a in range(lo, top + 1):
+                        _set_row(rows, i, g[a] ^ g[m - a])
+                continue
+            s = np.searchsorted(listed, top + 1)  # the rare smaller parts are done above
+            while s < n_rare and rare[s] < m:  # a rare larger part (below n0), a common smaller one
+                if 2 * rare[s] > m:
+                    y = g[m - rare[s]]
+                    if _parity(y & mask) == 1:
+                        _set_row(rows, i, rare_value[s] ^ y)
+                s += 1
+        if mask == 0 or n_split == 0:
+            continue
+        # rare values below the least common value missing: a search of the splits of
+        # phase one (in the window only) meets them; phase two resumes it where it stopped
+        # (cursors[n - n0]) for any still missing
+        _search_start(n, split, unequal, False, window, cursors, i)
+        if shared:  # the window's first rows are done
+            cursors[i, 0], cursors[i, 1] = shared_rows, shared_rows
+        for x in range(64 * words):
+            if _has_row(rows, i, x):
+                continue
+            if _parity(x & mask) == 1 or not _search(g, n, split, unequal, n0, x, rows, i, cursors, i):
+                break
+
+
+@njit(cache=True, nogil=True)
+def takebreak_block_finish(
+    digits: np.ndarray, unequal: bool, n0: int, start: int, end: int, words: int, rows: np.ndarray,
+    cursors: np.ndarray, g: np.ndarray, hist: np.ndarray, rare: np.ndarray, rare_value: np.ndarray,
+    reach: np.ndarray, scalars: np.ndarray, stats: np.ndarray,
+) -> None:
+    """Phase two of the block n0.. : heaps start..end-1 in order, each from its row of phase one
+    and the splits with a part in the block; stops like takebreak_range (stats[0] = FULL or
+    OVERFLOW, the heap to resume from in scalars[4])."""
+    t = len(digits) - 1
+    split = _splits(digits)
+    n_split = len(split)
+    n_rare, mask, max_value = scalars[0], scalars[1], scalars[2]
+    k0 = np.searchsorted(rare[:n_rare], n0)  # rare[k0:n_rare]: the rare heaps of this block
+    cur = np.zeros((1, 5), np.int64)
+    cap = len(rare)
+    used = reach.shape[1]  # words of reach that may be non-zero
+    for n in range(start, end):
+        if mask != 0 and n_rare == cap:  # heap n may be rare: room for one more first
+            stats[0] = FULL
+            scalars[0], scalars[2] = n_rare, max_value
+            scalars[4], scalars[5] = n, n_rare + 1
+            return
+        for w in range(used):
+            reach[0, w] = 0
+        for w in range(words):
+            reach[0, w] = rows[n - n0, w]
+        used = words
+        for j in range(1, min(t, n) + 1):
+            d = digits[j]
+            if d & 1 and n == j:
+                reach[0, 0] |= _ONE
+            if d & 2 and n > j:
+                _set_row(reach, 0, g[n - j])
+                used = max(used, (g[n - j] >> 6) + 1)
+        # splits whose larger part is in the block (a <= m - n0): with a rare part (every
+        # split when the mask is 0); those of two common parts give only rare values, which
+        # the search below finds when needed
+        for q in range(n_split):
+            m = n - split[q]
+            top = (m - 1) // 2 if unequal else m // 2
+            hi = min(top, m - n0)
+            if m < 2 or hi < 1:
+                continue
+            if mask == 0:
+                for a in range(1, hi + 1):
+                    y = g[a] ^ g[m - a]
+                    _set_row(reach, 0, y)
+                    used = max(used, (y >> 6) + 1)
+                continue
+            s = 1
+            while s < k0 and rare[s] <= hi:
+                y = rare_value[s] ^ g[m - rare[s]]
+                _set_row(reach, 0, y)
+                used = max(used, (y >> 6) + 1)
+                s += 1
+            for s in range(k0, n_rare):
+                h = rare[s]
+                if h >= m:
+                    break
+                y = rare_value[s] ^ g[m - h]
+                _set_row(reach, 0, y)
+                used = max(used, (y >> 6) + 1)
+        # the mex; a rare candidate not reached resumes phase one's search where it stopped
+        # (now over splits with a part in the block too), then looks at the splits with a
+        # part in the block that it skipped, then goes on over every split
+        stage = -1
+        x = 0
+        while x < VALUE_LIMIT:
+            if (x >> 6) < used and _has_row(reach, 0, x):
+                x += 1
+                continue
+            if mask == 0 or _parity(x & mask) == 1:
+                break
+            stats[3] += 1
+            used = reach.shape[1]  # the search may mark any value
+            found = False
+            if n_split:
+                if stage == -1:
+                    stage = 0
+                    for k in range(5):
+                        cur[0, k] = cursors[n - n0, k]
+                found = _search(g, n, split, unequal, n, x, reach, 0, cur, 0)
+                if not found and stage == 0:
+                    stage = 1
+                    found = _search_in_block(g, n, split, unequal, n0, cur[0, 3], x, reach, 0)
+                    m = n - split[0]
+                    cur[0, 4] = ((m - 1) // 2 if unequal else m // 2) + 1
+                    if not found:
+                        found = _search(g, n, split, unequal, n, x, reach, 0, cur, 0)
+            if not found:
+                stats[4] += 1
+                break
+            x += 1
+        if x >= VALUE_LIMIT:
+            stats[0] = OVERFLOW
+            return
+        g[n] = x
+        hist[x] += 1
+        max_value = max(max_value, x)
+        if mask != 0 and _parity(x & mask) == 0:
+            rare[n_rare] = n
+            rare_value[n_rare] = x
+            n_rare += 1
+    scalars[0], scalars[2] = n_rare, max_value
+    scalars[4] = end
+    stats[1] = mask
+    stats[2] = end if mask == 0 else n_rare
+
+
+def takebreak_advance(digits: np.ndarray, unequal: bool, start: int, end: int, st: TakeBreakState,
+                      workers: int = 1, block_from: int = BLOCK_FROM, block: int = BLOCK,
+                      window: int = WINDOW, shared_rows: int = SHARED, rare_for_blocks: int = RARE_FOR_BLOCKS
+                      ) -> None:
+    """Fill st.g[start:end], as takebreak_range does (and stopping as it does), on `workers`
+    threads: heaps from `block_from` on go in blocks of `block`, each in two phases. Phase one
+    (takebreak_block_partial) does, side by side for every heap of the block, the splits
+    whose parts are both below the block, the bulk of the work; phase two
+    (takebreak_block_finish) adds, heap after heap, the splits with a part in the block.
+    While fewer than `rare_for_blocks` heaps are rare, heaps go one by one all the same.
+    `window` and `shared_rows`: see takebreak_block_partial."""
+    block = min(block, block_from)
+    n = start
+    pool = ThreadPoolExecutor(workers) if workers > 1 else None
+    try:
+        while n < end:
+            if n < block_from:
+                stop = min(end, block_from)
+                takebreak_range(digits, unequal, n, stop, st.g, st.stamp, st.hist, st.rare, st.rare_value,
+                                st.scalars, st.stats)
+                if st.stats[0]:
+                    return
+                n = stop
+                continue
+            if n == st.scalars[3]:
+                mask, k, need = _rechoose(n, st.g, st.hist, st.scalars[2], st.scalars[1], st.scalars[0],
+                                          st.rare, st.rare_value)
+                if need:
+                    st.stats[0] = FULL
+                    st.scalars[4], st.scalars[5] = n, need
+                    return
+                st.scalars[1], st.scalars[0] = mask, k
+                st.scalars[3] *= 2
+            if st.scalars[1] != 0 and st.scalars[0] < rare_for_blocks:
+                # few rare heaps (Kayles, 0.1777, ...): a heap costs little one by one, while a
+                # block's first phase would miss the splits with a small part it needs
+                stop = min(end, int(st.scalars[3]))
+                takebreak_range(digits, unequal, n, stop, st.g, st.stamp, st.hist, st.rare, st.rare_value,
+                                st.scalars, st.stats)
+                if st.stats[0]:
+                    return
+                n = stop
+                continue
+            n1 = min(end, n + block, int(st.scalars[3]))
+            bits = max(int(st.scalars[2]).bit_length(), 6)
+            words = 1 << (bits - 6)
+            if st.rows is None or st.rows.shape[0] < block or st.rows.shape[1] < words:
+                st.rows = np.empty((block, words), np.uint64)
+                st.cursors = np.empty((block, 5), np.int64)
+            mask, n_rare = int(st.scalars[1]), int(st.scalars[0])
+            cuts = np.linspace(n, n1, (workers if pool else 1) + 1).astype(np.int64)
+            jobs = [(int(a), int(b)) for a, b in zip(cuts[:-1], cuts[1:], strict=True) if b > a]
+
+            def partial(job: tuple[int, int], n0: int = n, mask: int = mask, n_rare: int = n_rare,
+                        words: int = words) -> None:
+                takebreak_block_partial(digits, unequal, n0, job[0], job[1], st.g, st.rare, st.rare_value,
+                                        n_rare, mask, words, st.rows, st.cursors, window, shared_rows)
+
+            if pool is None:
+                partial(jobs[0])
+            else:
+                list(pool.map(partial, jobs))
+            takebreak_block_finish(digits, unequal, n, n, n1, words, st.rows, st.cursors, st.g, st.hist,
+                                   st.rare, st.rare_value, st.reach, st.scalars, st.stats)
+            if st.stats[0]:
+                return
+            n = n1
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    st.scalars[4] = end
 
 
 @njit(cache=True)

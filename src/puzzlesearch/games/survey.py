@@ -52,6 +52,7 @@ FIRST_HEAPS = 1024
 #: the results store's puzzle name for survey rows
 STORE_PUZZLE = "grundy-survey"
 DEFAULT_RUN = RunOptions()  # frozen, so one shared default is safe
+ONE_THREAD = RunOptions(workers=1)
 
 
 @dataclass(frozen=True)
@@ -139,7 +140,7 @@ def _row(code: str, count: int) -> dict:
     """A game's row: computed to FIRST_HEAPS, 4x, 16x ... heaps, up to `count`, until proven."""
     n, spent = min(count, FIRST_HEAPS), 0.0
     while True:
-        r = octal_values(code, n)
+        r = octal_values(code, n, run=ONE_THREAD)  # the survey's tasks already fill the cores
         spent += r.seconds
         if r.period is not None or n >= count:
             break
