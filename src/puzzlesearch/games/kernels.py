@@ -368,8 +368,8 @@ RARE_FOR_BLOCKS = 64
 #: bytes of takebreak_advance's arrays (a block's rows of bitmaps and cursors at the largest
 #: VALUE_LIMIT, and the bitmap of options)
 BLOCK_BYTES = 8 * (BLOCK * (VALUE_LIMIT // 64 + 5) + VALUE_LIMIT // 64 + 1)
-#: the block's rare-candidate searches first try smaller parts within this many of the
-#: least one allowed: the values they read then stay in two windows that fit the cache
+#: the block's rare-candidate searches first try the smaller parts 1..WINDOW (in a strided
+#: order): the values they read then stay in two windows that fit the cache
 WINDOW = 1 << 15
 #: rows of the search's strided order that phase one does for all heaps at once
 SHARED = 2
