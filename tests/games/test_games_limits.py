@@ -3,6 +3,7 @@ the API and the CLI, long outputs written in blocks, progress in heaps, SIGINT e
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -66,6 +67,17 @@ def test_memory_is_estimated_before_allocating():
     for bad in ("nan", "inf", "1e400", "0", "-1", "x"):
         assert_bad_input(run_cli("grundy", "grundys", "--memory", bad))
     assert run_cli("grundy", "grundys", "-n", "30", "--memory", "0.01").code == 0
+
+
+def test_workers_are_checked_and_change_nothing_but_the_time():
+    for bad in ("0", "x", "1.5"):
+        assert_bad_input(run_cli("grundy", "grundys", "-n", "100", "--workers", bad))
+    assert_bad_input(run_cli("grundy", "octal", "0.77", "-n", "100", "--workers", "-1"))
+    assert_bad_input(run_cli("grundy", "grundys", "--scheduler", "tcp://127.0.0.1:1"))  # threads only
+    one = run_cli("grundy", "grundys", "-n", "70000", "--json", "--workers", "1")
+    two = run_cli("grundy", "grundys", "-n", "70000", "--json", "--workers", "2")
+    assert one.code == two.code == 0
+    assert json.loads(one.out)["values"] == json.loads(two.out)["values"]
 
 
 def test_long_json_and_rows_are_written_in_blocks_with_the_same_bytes(monkeypatch):
