@@ -184,6 +184,26 @@ def list_rare(g: np.ndarray, end: int, mask: int, rare: np.ndarray, rare_value: 
     return k
 
 
+@njit(cache=True, inline='always')
+def _record(n: int, x: int, g: np.ndarray, hist: np.ndarray, mask: int, rare: np.ndarray,
+            rare_value: np.ndarray, n_rare: int, max_value: int) -> tuple[int, int]:
+    """G(n) = x: store it, count it, and list heap n when its value is rare (the caller made
+    room); the new (rare heaps, largest value)."""
+    g[n] = x
+    hist[x] += 1
+    if mask != 0 and _parity(x & mask) == 0:
+        rare[n_rare] = n
+        rare_value[n_rare] = x
+        n_rare += 1
+    return n_rare, max(max_value, x)
+
+
+@njit(cache=True, inline='always')
+def _top(m: int, unequal: bool) -> int:
+    """The largest smaller part of a split of m tokens into two heaps (unequal: of different sizes)."""
+    return (m - 1) // 2 if unequal else m // 2
+
+
 @njit(cache=True, nogil=True)
 def _rechoose(n: int, g: np.ndarray, hist: np.ndarray, max_value: int, mask: int, n_rare: int,
               rare: np.ndarray, rare_value: np.ndarray) -> tuple[int, int, int]:
@@ -261,7 +281,7 @@ def takebreak_range(
             if d & 4 and n - j >= 2:
                 m = n - j
                 if mask == 0:  # every heap is rare: the plain loop over all splits
-                    top = (m - 1) // 2 if unequal else m // 2
+                    top = _top(m, unequal)
                     if max_value < 64:
                         # values below 64: collect the XORs as bits of one word, a loop
                         # without stores that the compiler can vectorize
@@ -344,13 +364,7 @@ def takebreak_range(
         if x >= VALUE_LIMIT:
             stats[0] = OVERFLOW
             return
-        g[n] = x
-        hist[x] += 1
-        max_value = max(max_value, x)
-        if mask != 0 and _parity(x & mask) == 0:
-            rare[n_rare] = n
-            rare_value[n_rare] = x
-            n_rare += 1
+        n_rare, max_value = _record(n, x, g, hist, mask, rare, rare_value, n_rare, max_value)
     scalars[0], scalars[1], scalars[2], scalars[3] = n_rare, mask, max_value, next_choice
     scalars[4] = end
     stats[1] = mask
@@ -400,25 +414,23 @@ def _splits(digits: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True, inline='always')
-def _search_start(n: int, split: np.ndarray, unequal: bool, whole: bool, window: int, curs: np.ndarray,
-                  ci: int) -> None:
+def _search_start(n: int, split: np.ndarray, unequal: bool, window: int, curs: np.ndarray, ci: int) -> None:
     """Set up the search (_search) of the splits of heap n for a rare value.
 
     One split length: the smaller parts 1..span (the window, span <= `window`) in a strided
-    order, then (`whole`) the rest in order; several: in order from 1 (at most `window` of
-    them unless `whole`). Small parts come first: below a game's preperiod they have the
-    values that periodic parts lack. curs[ci] = [ca, co, span, next part in order, end].
+    order; several: in order from 1, at most `window` of them. Small parts come first:
+    below a game's preperiod they have the values that periodic parts lack. curs[ci] =
+    [ca, co, span, next part in order, end of the order]; phase two moves the end to the
+    last smaller part, so that the search goes on in order over every split.
     """
-    m = n - split[0]
-    top = (m - 1) // 2 if unequal else m // 2
     if len(split) == 1:
-        span = max(0, min(top, window))
+        span = max(0, min(_top(n - split[0], unequal), window))
         ta = 1 + span
-        stop = top + 1 if whole else ta
+        stop = ta
     else:
         span = 0
         ta = 1
-        stop = top + 1 if whole else 1 + window
+        stop = 1 + window
     curs[ci, 0], curs[ci, 1], curs[ci, 2], curs[ci, 3], curs[ci, 4] = 0, 0, span, ta, stop
 
 
@@ -474,7 +486,7 @@ def _search_in_block(g: np.ndarray, n: int, split: np.ndarray, unequal: bool, n0
     found = False
     for q in range(len(split)):
         m = n - split[q]
-        top = (m - 1) // 2 if unequal else m // 2
+        top = _top(m, unequal)
         for a in range(1, min(top, passed - 1, m - n0) + 1):
             y = g[a] ^ g[m - a]
             _set_row(bitmaps, bi, y)
@@ -532,7 +544,7 @@ def takebreak_block_partial(
         for q in range(n_split):
             m = n - split[q]
             lo = max(1, m - n0 + 1)  # the larger part m - a is below n0
-            top = (m - 1) // 2 if unequal else m // 2
+            top = _top(m, unequal)
             if m < 2 or lo > top:
                 continue
             if mask == 0:  # every split
@@ -557,7 +569,7 @@ def takebreak_block_partial(
         # rare values below the least common value missing: a search of the splits of
         # phase one (in the window only) meets them; phase two resumes it where it stopped
         # (cursors[n - n0]) for any still missing
-        _search_start(n, split, unequal, False, window, cursors, i)
+        _search_start(n, split, unequal, window, cursors, i)
         if shared:  # the window's first rows are done
             cursors[i, 0], cursors[i, 1] = shared_rows, shared_rows
         for x in range(64 * words):
@@ -607,7 +619,7 @@ def takebreak_block_finish(
         # the search below finds when needed
         for q in range(n_split):
             m = n - split[q]
-            top = (m - 1) // 2 if unequal else m // 2
+            top = _top(m, unequal)
             hi = min(top, m - n0)
             if m < 2 or hi < 1:
                 continue
@@ -654,7 +666,7 @@ def takebreak_block_finish(
                     stage = 1
                     found = _search_in_block(g, n, split, unequal, n0, cur[0, 3], x, reach, 0)
                     m = n - split[0]
-                    cur[0, 4] = ((m - 1) // 2 if unequal else m // 2) + 1
+                    cur[0, 4] = _top(m, unequal) + 1
                     if not found:
                         found = _search(g, n, split, unequal, n, x, reach, 0, cur, 0)
             if not found:
@@ -664,13 +676,7 @@ def takebreak_block_finish(
         if x >= VALUE_LIMIT:
             stats[0] = OVERFLOW
             return
-        g[n] = x
-        hist[x] += 1
-        max_value = max(max_value, x)
-        if mask != 0 and _parity(x & mask) == 0:
-            rare[n_rare] = n
-            rare_value[n_rare] = x
-            n_rare += 1
+        n_rare, max_value = _record(n, x, g, hist, mask, rare, rare_value, n_rare, max_value)
     scalars[0], scalars[2] = n_rare, max_value
     scalars[4] = end
     stats[1] = mask
@@ -693,15 +699,7 @@ def takebreak_advance(digits: np.ndarray, unequal: bool, start: int, end: int, s
     pool = ThreadPoolExecutor(workers) if workers > 1 else None
     try:
         while n < end:
-            if n < block_from:
-                stop = min(end, block_from)
-                takebreak_range(digits, unequal, n, stop, st.g, st.stamp, st.hist, st.rare, st.rare_value,
-                                st.scalars, st.stats)
-                if st.stats[0]:
-                    return
-                n = stop
-                continue
-            if n == st.scalars[3]:
+            if n >= block_from and n == st.scalars[3]:  # (below block_from takebreak_range does it)
                 mask, k, need = _rechoose(n, st.g, st.hist, st.scalars[2], st.scalars[1], st.scalars[0],
                                           st.rare, st.rare_value)
                 if need:
@@ -710,10 +708,11 @@ def takebreak_advance(digits: np.ndarray, unequal: bool, start: int, end: int, s
                     return
                 st.scalars[1], st.scalars[0] = mask, k
                 st.scalars[3] *= 2
-            if st.scalars[1] != 0 and st.scalars[0] < rare_for_blocks:
-                # few rare heaps (Kayles, 0.1777, ...): a heap costs little one by one, while a
-                # block's first phase would miss the splits with a small part it needs
-                stop = min(end, int(st.scalars[3]))
+            if n < block_from or (st.scalars[1] != 0 and st.scalars[0] < rare_for_blocks):
+                # one by one: below block_from, or with few rare heaps (Kayles, 0.1777, ...): a
+                # heap costs little, while a block's first phase would miss the splits with a
+                # small part that it needs
+                stop = min(end, block_from if n < block_from else int(st.scalars[3]))
                 takebreak_range(digits, unequal, n, stop, st.g, st.stamp, st.hist, st.rare, st.rare_value,
                                 st.scalars, st.stats)
                 if st.stats[0]:
