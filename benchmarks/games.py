@@ -170,6 +170,7 @@ def survey_main(argv: list[str]) -> None:
         "work s": result["seconds"],
         "game s (sum)": round(sum(r["seconds"] for r in result["rows"]), 2),
         "peak MiB": m["peak_mib"],
+        "values computed": result["games"] - result.get("shared", 0),
         "proven": result["proven"],
         "not proven": result["not_proven"],
         "games per s": round(result["games"] / result["seconds"], 2),

@@ -6,13 +6,16 @@ from __future__ import annotations
 import csv
 from dataclasses import replace
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import assert_bad_input, load_data, run_cli
 from puzzlesearch.engine.options import RunOptions
-from puzzlesearch.games import octal_survey, octal_values, parse_octal, rules
+from puzzlesearch.games import kernels, octal_survey, octal_values, parse_octal, rules
 from puzzlesearch.games.general import ImpartialGame
-from puzzlesearch.games.survey import survey_codes
+from puzzlesearch.games.survey import same_values_key, survey_codes, survey_groups
 
 DATA = load_data("games")
 
@@ -49,6 +52,43 @@ def test_every_row_agrees_with_octal_values(tmp_path):
         assert (r.count, r.period, r.preperiod, r.max_value, r.rare_heaps, r.rare_mask, r.source) == (
             300, o.period, o.preperiod, o.max_value, o.rare_heaps, o.rare_mask, "run"), r.code
     assert s.proven == sum(r.period is not None for r in s.rows) and 0 < s.proven < 63
+    # codes with equal values were computed once: the rows above are each code's own all the same
+    first = {code: group[0] for group in survey_groups(2) for code in group}
+    assert [r.same_as for r in s.rows] == [None if first[r.code] == r.code else first[r.code] for r in s.rows]
+    assert s.shared == sum(r.same_as is not None for r in s.rows) == 63 - len(survey_groups(2)) > 0
+
+
+def _values(code: str, count: int) -> np.ndarray:
+    """Values by the plain O(n^2) mex over every move."""
+    return kernels.takebreak_naive_kernel(np.array(parse_octal(code).digits, np.int64), False, count)
+
+
+def test_codes_grouped_together_have_equal_values():
+    groups = survey_groups(3)
+    assert sorted(c for g in groups for c in g) == sorted(survey_codes(3)) and len(groups) < 300
+    for group in groups:
+        if len(group) > 1:
+            first = _values(group[0], 1500)
+            for code in group[1:]:
+                assert np.array_equal(_values(code, 1500), first), (group[0], code)
+    # the rule is not a mere "same first values": these agree on heaps 0..3 and part later
+    assert same_values_key("0.6", 3)[2] == same_values_key("0.64", 3)[2]
+    assert same_values_key("0.6", 3) != same_values_key("0.64", 3)
+    assert not np.array_equal(_values("0.6", 200), _values("0.64", 200))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from("04"), st.lists(st.integers(0, 7), min_size=1, max_size=4),
+       st.lists(st.integers(0, 3), min_size=4, max_size=4))
+def test_equal_keys_mean_equal_values(head, digits, flips):
+    """Any code and the code with some of its 'whole heap' and 'one heap' bits flipped: equal
+    keys (with T = 4) mean equal values (the plain mex, 300 heaps)."""
+    a = head + "." + "".join(map(str, digits))
+    b = head + "." + "".join(str(d ^ f) for d, f in zip(digits, flips, strict=False))
+    if a.rstrip("0").endswith(".") and head == "0" or b.rstrip("0").endswith(".") and head == "0":
+        return  # 0.0...: no moves at all
+    if same_values_key(a, 4) == same_values_key(b, 4):
+        assert np.array_equal(_values(a, 300), _values(b, 300)), (a, b)
 
 
 def test_rows_agree_with_a_plain_brute_force_of_the_rules(tmp_path):
@@ -91,12 +131,15 @@ def test_a_longer_survey_recomputes_only_the_games_not_proven(tmp_path, monkeypa
     monkeypatch.setattr(mod, "octal_values", counted)
     run = _run(tmp_path)
     small = octal_survey(2, 60, run=run)
-    assert len(calls) == 63 and small.from_store == 0
+    groups = survey_groups(2)
+    assert sorted(c for c, _ in calls) == sorted(g[0] for g in groups) and small.from_store == 0
     unproven = {r.code for r in small.rows if r.period is None}
     assert unproven and len(unproven) < 63
     calls.clear()
     big = octal_survey(2, 300, run=run)
-    assert sorted(c for c, _ in calls) == sorted(unproven) and {n for _, n in calls} == {300}
+    # once per group with a game not proven, for the first of them
+    firsts = [next(c for c in g if c in unproven) for g in groups if unproven & set(g)]
+    assert sorted(c for c, _ in calls) == sorted(firsts) and {n for _, n in calls} == {300}
     assert (big.from_store, big.computed) == (63 - len(unproven), len(unproven))
     for r in big.rows:
         if r.code in unproven:

@@ -274,14 +274,15 @@ def move(game: str, heaps: str, all_moves: bool, as_json: bool, run: clikit.RunO
 
 
 SURVEY_COLUMNS = ("code", "count", "period", "preperiod", "max_value", "rare_heaps", "rare_mask", "seconds",
-                  "source")
+                  "same_as", "source")
 
 
 def _survey_line(r: api.SurveyRow, width: int) -> str:
     unproven = f"not proven by {r.count:,}"
     proof = f"{r.period:>{width - 11}} {r.preperiod:>10}" if r.period is not None else f"{unproven:>{width}}"
     rare = f"{r.rare_heaps:>10,} {r.rare_mask:>5}" if r.rare_mask else f"{'plain mex':>16}"
-    return f"{r.code:<7} {proof} {r.max_value:>7} {rare} {r.count:>11,} {r.seconds:>8.4f} s  {r.source}"
+    same = f" (values of {r.same_as})" if r.same_as else ""
+    return f"{r.code:<7} {proof} {r.max_value:>7} {rare} {r.count:>11,} {r.seconds:>8.4f} s  {r.source}{same}"
 
 
 def _write_csv(path: str, result: api.Survey) -> None:
@@ -312,9 +313,12 @@ def octal_survey(digits: int, count: int, as_json: bool, csv_path: str | None, s
     For each game: the period and preperiod proven by the octal periodicity theorem (as
     `grundy octal CODE --count N` reports them) or "not proven by N", the largest value,
     the rare heaps and mask of the rare/common method ("plain mex" when none was used)
-    and the seconds. Rows are kept in the results store: a later survey reuses every
-    row proven, or computed to at least as many heaps, and computes only the others
-    (source "store" or "run"; count: the heaps a row was computed to).
+    and the seconds. Codes whose values are equal at every heap (by a rule on their
+    digits and first values) are computed once: "(values of CODE)" names the code
+    computed, and each row's period is proven for its own code. Rows are kept in the
+    results store: a later survey reuses every row proven, or computed to at least as
+    many heaps, and computes only the others (source "store" or "run"; count: the heaps
+    a row was computed to).
     """
     with clikit.library_call(run):
         if csv_path is not None:
@@ -339,9 +343,10 @@ def octal_survey(digits: int, count: int, as_json: bool, csv_path: str | None, s
             click.echo(_survey_line(r, width))
     if not as_json:
         games = len(result.rows)
+        shared = f", {result.shared:,} of them from another code's equal values" if result.shared else ""
         click.echo(f"{games:,} octal games with 1..{digits} digits to {count:,} heaps: {result.proven:,} "
                    f"periods proven, {games - result.proven:,} not proven; {result.from_store:,} rows from "
-                   f"the results store, {result.computed:,} computed ({result.seconds:.2f} s)")
+                   f"the results store, {result.computed:,} computed{shared} ({result.seconds:.2f} s)")
     if unwritten:
         clikit.warn(unwritten)
         sys.exit(clikit.EXIT_CHECK_FAILED)

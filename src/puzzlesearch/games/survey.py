@@ -25,6 +25,15 @@ when it was computed to at least N heaps (a game not proven by M >= N heaps is n
 by N either), or when its period is proven (a proven period holds for every heap; the row
 then says from how many heaps it was proven). Only the other games are computed again, and
 the output says how many rows came from the store.
+
+Codes with the same values are computed once (``same_values_key``): past heap T (T >= the
+most tokens any code removes) a move that takes a whole heap is gone, and a move that
+leaves one heap is matched by a split when a small part of value 0 can go with it, so the
+values there depend only on the splits, the other one-heap moves and the values of heaps
+0..T. Of the 511 3-digit codes, 229 kinds of values remain. Each row is still what
+`grundy octal CODE` reports, for its own code: the period is proven for each code with
+its own t (the periodicity theorem needs heaps up to 2e + 2p + t), from the shared values;
+`same_as` names the code whose values were computed.
 """
 
 from __future__ import annotations
@@ -33,13 +42,16 @@ import itertools
 import time
 from dataclasses import asdict, dataclass, fields
 
+import numpy as np
+
 from puzzlesearch.engine.memory import require
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.engine.params import whole
 from puzzlesearch.engine.progress import Display
 
-from . import kernels
+from . import kernels, rules
 from .api import HEAP_BYTES, VALUE_BYTES, check_count, octal_values
+from .general import mex
 
 #: the most digits after the point: 4 digits are 4,095 games (5 would be 32,767)
 SURVEY_DIGITS_MAX = 4
@@ -64,6 +76,9 @@ class SurveyRow:
     preperiod   the heap the period starts at (None when not proven)
     max_value   the largest value of heaps 0..count-1
     rare_heaps  heaps with a rare value under rare_mask (rare_mask 0: the plain mex was used)
+    seconds     the time its values took (0 when another code's values served; see same_as)
+    same_as     None, or the code whose values were computed: it has the same values at
+                every heap (same_values_key), and this row's period is proven for this code
     source      "run": computed by this run; "store": read back from the results store
     """
 
@@ -75,6 +90,7 @@ class SurveyRow:
     rare_heaps: int
     rare_mask: int
     seconds: float
+    same_as: str | None
     source: str
 
 
@@ -93,6 +109,11 @@ class Survey:
     def proven(self) -> int:
         return sum(r.period is not None for r in self.rows)
 
+    @property
+    def shared(self) -> int:
+        """Rows computed by this run from another code's values (same_as)."""
+        return sum(r.source == "run" and r.same_as is not None for r in self.rows)
+
     def to_json(self) -> dict:
         return {
             "digits": self.digits,
@@ -102,6 +123,7 @@ class Survey:
             "not_proven": len(self.rows) - self.proven,
             "from_store": self.from_store,
             "computed": self.computed,
+            "shared": self.shared,
             "seconds": round(self.seconds, 4),
             "rows": [asdict(r) for r in self.rows],
         }
@@ -129,31 +151,93 @@ def survey_codes(digits: int) -> list[str]:
     return codes
 
 
+def same_values_key(code: str, upto: int) -> tuple:
+    """Octal codes (first digit 0 or 4) with equal keys have equal values at every heap.
+
+    `upto` (T) is at least the most tokens the code removes (t). At a heap n > T:
+    - no move takes the whole heap (that needs n = j <= t);
+    - a move taking k and leaving one heap gives G(n - k), and so does a split of n - j
+      into k - j and n - k, for a split digit j < k with G(k - j) = 0: such a move adds
+      nothing, and only the others count;
+    - the splits are those of the split digits.
+    So the values of the options of heap n > T follow from the split digits, the other
+    one-heap digits and the values below n: two codes alike in these and in the values of
+    heaps 0..T have the same value at every heap (induction on n).
+    """
+    game = rules.parse_octal(code)
+    if game.max_take > upto:
+        raise ValueError(f"{code}: removes up to {game.max_take} tokens, more than {upto}")
+    g: list[int] = []  # values of heaps 0..T by the rules
+    for n in range(upto + 1):
+        g.append(mex(g[o] if isinstance(o, int) else g[o[0]] ^ g[o[1]] for o in rules.octal_options(game, n)))
+    digits = game.digits + (0,) * (upto + 1 - len(game.digits))
+    splits = tuple(j for j, d in enumerate(digits) if d & 4)
+    one_heap = tuple(k for k, d in enumerate(digits) if k > 0 and d & 2
+                     and not any(j < k and g[k - j] == 0 for j in splits))
+    return splits, one_heap, tuple(g)
+
+
+def survey_groups(digits: int) -> list[list[str]]:
+    """The codes of survey_codes(digits) in groups of equal same_values_key (so equal values),
+    each in survey order, the groups in the order of their first codes."""
+    groups: dict[tuple, list[str]] = {}
+    for code in survey_codes(digits):
+        groups.setdefault(same_values_key(code, digits), []).append(code)
+    return list(groups.values())
+
+
 def survey_tasks(digits: int, count: int) -> list[dict]:
-    """The codes dealt out into at most SURVEY_TASKS batches (task k: codes k, k + T, ...)."""
-    codes = survey_codes(digits)
-    t = min(SURVEY_TASKS, len(codes))
-    return [{"count": count, "codes": codes[k::t]} for k in range(t)]
+    """The groups of codes (survey_groups) dealt out into at most SURVEY_TASKS batches (task k:
+    groups k, k + T, ...)."""
+    groups = survey_groups(digits)
+    t = min(SURVEY_TASKS, len(groups))
+    return [{"count": count, "groups": groups[k::t]} for k in range(t)]
+
+
+def _group_rows(codes: list[str], count: int) -> list[dict]:
+    """The rows of codes with equal values (a group of survey_groups, or part of one): the
+    values are computed once, for codes[0], to FIRST_HEAPS, 4x, 16x ... heaps, up to
+    `count`, until every code's period is proven; each code's row is that of the first of
+    these counts at which its period is proven (with its own t), as _row would give it."""
+    n, spent, done = min(count, FIRST_HEAPS), 0.0, 0.0
+    rows: dict[str, dict] = {}
+    while True:
+        r = octal_values(codes[0], n, run=ONE_THREAD)  # the survey's tasks already fill the cores
+        spent += r.seconds
+        g = np.asarray(r.values)
+        for code in codes:
+            if code in rows:
+                continue
+            if code == codes[0]:
+                period, preperiod = r.period, r.preperiod
+            else:
+                p, e = kernels.period_kernel(g, rules.parse_octal(code).max_take)
+                period, preperiod = (int(p), int(e)) if p else (None, None)
+            if period is not None or n >= count:
+                rows[code] = {"code": code, "count": r.count, "period": period, "preperiod": preperiod,
+                              "max_value": r.max_value, "rare_heaps": r.rare_heaps, "rare_mask": r.rare_mask,
+                              "seconds": round(spent - done, 6),
+                              "same_as": None if code == codes[0] else codes[0]}
+                done = spent
+        if len(rows) == len(codes):
+            return [rows[code] for code in codes]
+        n = min(count, 4 * n)
 
 
 def _row(code: str, count: int) -> dict:
-    """A game's row: computed to FIRST_HEAPS, 4x, 16x ... heaps, up to `count`, until proven."""
-    n, spent = min(count, FIRST_HEAPS), 0.0
-    while True:
-        r = octal_values(code, n, run=ONE_THREAD)  # the survey's tasks already fill the cores
-        spent += r.seconds
-        if r.period is not None or n >= count:
-            break
-        n = min(count, 4 * n)
-    return {"code": code, "count": r.count, "period": r.period, "preperiod": r.preperiod,
-            "max_value": r.max_value, "rare_heaps": r.rare_heaps, "rare_mask": r.rare_mask,
-            "seconds": round(spent, 6)}
+    """One game's row: computed to FIRST_HEAPS, 4x, 16x ... heaps, up to `count`, until proven."""
+    return _group_rows([code], count)[0]
 
 
 def survey_task(task: dict, skip: list[str]) -> list[dict]:
-    """One task: the rows of its codes, but those in `skip` (answered by the store)."""
+    """One task: the rows of its groups' codes, but those in `skip` (answered by the store)."""
     skipped = set(skip or ())
-    return [_row(code, task["count"]) for code in task["codes"] if code not in skipped]
+    rows = []
+    for group in task["groups"]:
+        todo = [code for code in group if code not in skipped]
+        if todo:
+            rows.extend(_group_rows(todo, task["count"]))
+    return rows
 
 
 def reusable(stored: dict | None, count: int) -> bool:
