@@ -163,6 +163,20 @@ def test_rare_value_kernel_matches_plain_mex_on_random_codes():
         assert (fast == kernels.takebreak_naive_kernel(digits, False, 3000)).all(), code
 
 
+@pytest.mark.parametrize("probes", [0, 1, kernels.DENSE_PROBES, 10**6])
+def test_dense_mex_matches_plain_mex(probes):
+    """Codes whose values pass 64 with mask 0 (every heap rare): _dense_mex with no sample
+    (every candidate settled by the vectorized passes), a small one, the default, and one that
+    sees every split, against the plain mex; also with splits into unequal heaps only."""
+    for code in ["0.76", "0.764", "0.164", "0.004", "0.345", "0.414", "0.626", "0.04"]:
+        digits = np.array(parse_octal(code).digits, np.int64)
+        for unequal in (False, True):
+            fast, stats = kernels.takebreak_kernel(digits, unequal, 2500, probes)
+            plain = kernels.takebreak_naive_kernel(digits, unequal, 2500)
+            assert stats[0] == 0 and stats[1] == 0 and (fast == plain).all(), (code, unequal)
+            assert plain.max() >= 64, (code, unequal)  # the dense path ran
+
+
 @pytest.mark.parametrize(
     "code, digits",
     [("0.77", (0, 7, 7)), (".07", (0, 0, 7)), ("4.07", (4, 0, 7)), ("0.137", (0, 1, 3, 7)),

@@ -13,8 +13,10 @@ candidate for the mex is settled by a scan over all pairs that marks every value
 passes and stops at the candidate; it usually stops soon (common XOR common values are
 plentiful) and runs to the end only when a new rare value appears. The result is exact
 for every mask; a good mask only makes it fast. The mask is re-chosen at n = 256, 512,
-1024, ... as the one that makes the fewest heaps rare; when over a third would be rare,
-every heap is treated as rare and the kernel is the plain mex over all splits.
+1024, ... as the one that makes the fewest heaps rare; when more than one heap in
+DENSE_SHARE would be rare, the scan of the rare heaps costs more than it saves, and every
+heap is treated as rare (mask 0): the plain mex over all splits, sampled first and then
+settled by vectorized scans (_dense_mex).
 """
 
 from __future__ import annotations
@@ -113,10 +115,20 @@ def _best_mask(hist: np.ndarray, max_value: int) -> int:
         if c < best_count:
             best = mask
             best_count = c
-    if 3 * best_count > hist.sum():
-        return 0  # over a third rare: the rare scan would not pay, so every heap is rare (plain mex)
+    if DENSE_SHARE * best_count > hist.sum():
+        return 0  # too many rare heaps for the rare scan to pay: every heap is rare (_dense_mex)
     return best
 
+
+#: mask 0 (every heap rare, _dense_mex) once more than one heap in DENSE_SHARE would be rare under
+#: the best mask: 0.065 (3.6% rare to 10^5 heaps) then runs 2x faster, 0.6 (1.6%) 1.4x slower
+DENSE_SHARE = 40
+#: _dense_mex samples up to DENSE_PROBES splits per value below the largest value so far,
+#: in runs of DENSE_RUN neighbouring smaller parts (they share cache lines)
+DENSE_PROBES = 16
+DENSE_RUN = 64
+#: a candidate no XOR of two values below VALUE_LIMIT equals (a free slot of _has8)
+_NO_VALUE = 65535
 
 #: rare heaps the first rare arrays hold (they double when full: TakeBreakState.grow)
 FIRST_RARE = 1 << 16
@@ -225,10 +237,12 @@ def _rechoose(n: int, g: np.ndarray, hist: np.ndarray, max_value: int, mask: int
     return new, list_rare(g, n, new, rare, rare_value), 0
 
 
-def takebreak_kernel(digits: np.ndarray, unequal: bool, count: int) -> tuple[np.ndarray, np.ndarray]:
+def takebreak_kernel(digits: np.ndarray, unequal: bool, count: int, probes: int = DENSE_PROBES
+                     ) -> tuple[np.ndarray, np.ndarray]:
     """Values g[0..count-1] of the take-and-break game with octal digits `digits`, in one go.
 
-    `unequal`: the two heaps of a split must differ in size (Grundy's game).
+    `unequal`: the two heaps of a split must differ in size (Grundy's game); `probes`: see
+    _dense_mex.
     Returns (g, stats) with stats = [error, mask, rare heaps, rare searches, new rare values];
     error 1 means a value reached VALUE_LIMIT and g is incomplete.
     """
@@ -236,7 +250,7 @@ def takebreak_kernel(digits: np.ndarray, unequal: bool, count: int) -> tuple[np.
     start = 0
     while True:
         takebreak_range(digits, unequal, start, count, st.g, st.stamp, st.hist, st.rare, st.rare_value,
-                        st.scalars, st.stats)
+                        st.scalars, st.stats, probes)
         if st.stats[0] != FULL:
             return st.g[:count], st.stats
         start = int(st.scalars[4])
@@ -247,10 +261,11 @@ def takebreak_kernel(digits: np.ndarray, unequal: bool, count: int) -> tuple[np.
 def takebreak_range(
     digits: np.ndarray, unequal: bool, start: int, end: int, g: np.ndarray, stamp: np.ndarray,
     hist: np.ndarray, rare: np.ndarray, rare_value: np.ndarray, scalars: np.ndarray, stats: np.ndarray,
+    probes: int = DENSE_PROBES,
 ) -> None:
     """Fill g[start:end], given g[:start] and the state the previous range left (TakeBreakState).
     Stops early with stats[0] = FULL when the rare arrays are full: heaps start..scalars[4]-1
-    are done, and scalars[5] rare heaps are needed to go on."""
+    are done, and scalars[5] rare heaps are needed to go on. `probes`: see _dense_mex."""
     t = len(digits) - 1
     n_rare, mask, max_value, next_choice = scalars[0], scalars[1], scalars[2], scalars[3]
     split = np.array([j for j in range(t + 1) if digits[j] & 4], np.int64)  # split moves, ascending
@@ -266,6 +281,7 @@ def takebreak_range(
                 return
             mask, n_rare = new, k
             next_choice *= 2
+        dense = mask == 0 and max_value >= 64  # every split, and values too large for one word: _dense_mex
         if mask != 0 and n_rare == cap:  # heap n may be rare: room for one more first
             stats[0] = FULL
             scalars[0], scalars[1], scalars[2], scalars[3] = n_rare, mask, max_value, next_choice
@@ -280,23 +296,19 @@ def takebreak_range(
                     stamp[g[n - j]] = n
             if d & 4 and n - j >= 2:
                 m = n - j
-                if mask == 0:  # every heap is rare: the plain loop over all splits
-                    top = _top(m, unequal)
-                    if max_value < 64:
-                        # values below 64: collect the XORs as bits of one word, a loop
-                        # without stores that the compiler can vectorize
-                        bits = np.uint64(0)
-                        for a in range(1, top + 1):
-                            bits |= _ONE << np.uint64(g[a] ^ g[m - a])
-                        v = 0
-                        while bits:
-                            if bits & _ONE:
-                                stamp[v] = n
-                            bits >>= _ONE
-                            v += 1
-                    else:
-                        for a in range(1, top + 1):
-                            stamp[g[a] ^ g[m - a]] = n
+                if dense:
+                    continue
+                if mask == 0:  # every heap is rare, values below 64: collect the XORs as bits of
+                    # one word, a loop without stores that the compiler can vectorize
+                    bits = np.uint64(0)
+                    for a in range(1, _top(m, unequal) + 1):
+                        bits |= _ONE << np.uint64(g[a] ^ g[m - a])
+                    v = 0
+                    while bits:
+                        if bits & _ONE:
+                            stamp[v] = n
+                        bits >>= _ONE
+                        v += 1
                     continue
                 # rare[0] is heap 0 (G(0) = 0 is rare for every mask), never a part
                 s = 1
@@ -316,8 +328,8 @@ def takebreak_range(
         # that marks every value it passes, so later candidates are often already seen.
         ca = 1
         co = 1
-        x = 0
-        while x < VALUE_LIMIT:
+        x = _dense_mex(g, n, split, unequal, stamp, max_value, probes) if dense else 0
+        while not dense and x < VALUE_LIMIT:
             if stamp[x] != n:
                 if mask == 0 or _parity(x & mask) == 1:
                     break  # not reached by any pair with a rare part, and no other pair exists
@@ -369,6 +381,98 @@ def takebreak_range(
     scalars[4] = end
     stats[1] = mask
     stats[2] = end if mask == 0 else n_rare  # mask 0: every heap is rare
+
+
+@njit(cache=True, nogil=True)
+def _has8(g: np.ndarray, m: int, top: int, cand: np.ndarray, found: np.ndarray) -> None:
+    """found[k] |= some smaller part a = 1..top of m gives g[a] ^ g[m - a] == cand[k], for k < 8.
+
+    Eight running minima of y ^ cand[k], one pass over the splits: a loop without branches
+    or stores that the compiler vectorizes (16 splits an instruction). The indices are
+    unsigned so that numba adds no check for negative ones, which would stop that."""
+    c0 = c1 = c2 = c3 = c4 = c5 = c6 = c7 = np.uint16(_NO_VALUE)
+    x0, x1, x2, x3 = np.uint16(cand[0]), np.uint16(cand[1]), np.uint16(cand[2]), np.uint16(cand[3])
+    x4, x5, x6, x7 = np.uint16(cand[4]), np.uint16(cand[5]), np.uint16(cand[6]), np.uint16(cand[7])
+    mm = np.uint64(m)
+    for a in range(np.uint64(1), np.uint64(top + 1)):
+        y = np.uint16(g[a] ^ g[mm - a])
+        c0 = min(c0, np.uint16(y ^ x0))
+        c1 = min(c1, np.uint16(y ^ x1))
+        c2 = min(c2, np.uint16(y ^ x2))
+        c3 = min(c3, np.uint16(y ^ x3))
+        c4 = min(c4, np.uint16(y ^ x4))
+        c5 = min(c5, np.uint16(y ^ x5))
+        c6 = min(c6, np.uint16(y ^ x6))
+        c7 = min(c7, np.uint16(y ^ x7))
+    found[0] |= c0 == 0
+    found[1] |= c1 == 0
+    found[2] |= c2 == 0
+    found[3] |= c3 == 0
+    found[4] |= c4 == 0
+    found[5] |= c5 == 0
+    found[6] |= c6 == 0
+    found[7] |= c7 == 0
+
+
+@njit(cache=True, nogil=True)
+def _dense_mex(g: np.ndarray, n: int, split: np.ndarray, unequal: bool, stamp: np.ndarray, max_value: int,
+               probes: int) -> int:
+    """G(n) when every split counts (mask 0), given stamp[v] == n for the values of the moves
+    that leave no heap or one; VALUE_LIMIT when it would reach that.
+
+    First a sample of the splits marks their values in stamp: up to `probes` splits per value
+    up to max_value (all of them when there are no more), in runs of DENSE_RUN neighbouring
+    smaller parts, the runs spread over the whole range (STRIDE apart) since neighbouring
+    heaps have correlated values. The values still unmarked are then settled eight at a
+    time, in order, by _has8 over every split: the first not found is the mex. A sample of
+    this size leaves about one such pass per heap, where the plain mex would store a value
+    for every split.
+    """
+    total = 0
+    for q in range(len(split)):
+        m = n - split[q]
+        if m >= 2:
+            total += _top(m, unequal)
+    budget = min(total, probes * (max_value + 1))
+    seen = 0
+    if total:
+        half = _top(n - split[0], unequal)  # split ascends: the first has the most smaller parts
+        for co in range(STRIDE):
+            if seen >= budget:
+                break
+            for c in range(co * DENSE_RUN, half, STRIDE * DENSE_RUN):  # runs c + 1 .. c + DENSE_RUN
+                for q in range(len(split)):
+                    m = n - split[q]
+                    e = min(c + DENSE_RUN, _top(m, unequal))
+                    for a in range(c + 1, e + 1):
+                        stamp[g[a] ^ g[m - a]] = n
+                    seen += max(0, e - c)
+                if seen >= budget:
+                    break
+    x = 0
+    if seen >= total:  # every split was seen (the runs cover each smaller part once)
+        while x < VALUE_LIMIT and stamp[x] == n:
+            x += 1
+        return x
+    cand = np.empty(8, np.int64)
+    found = np.empty(8, np.bool_)
+    while True:
+        for k in range(8):
+            while x < VALUE_LIMIT and stamp[x] == n:
+                x += 1
+            cand[k] = x if x < VALUE_LIMIT else _NO_VALUE
+            found[k] = False
+            x += 1
+        for q in range(len(split)):
+            m = n - split[q]
+            if m >= 2:
+                _has8(g, m, _top(m, unequal), cand, found)
+        for k in range(8):
+            if cand[k] == _NO_VALUE:
+                return VALUE_LIMIT
+            if not found[k]:
+                return cand[k]
+            stamp[cand[k]] = n
 
 
 # ---------------------------------------------------------------- take-and-break games in blocks
@@ -507,8 +611,8 @@ def takebreak_block_partial(
     below n0 are used, and those values are known. rows[n - n0, :words] receives, as a
     bitmap, every common value such a split of heap n gives (the rare heaps below n0 are
     rare[:n_rare], under `mask`), and the rare values below the least common value missing
-    there that a search among those splits meets (mask 0: every value such a split gives).
-    Values below n0 are below 64 * words, and so are their XORs.
+    there that a search among those splits meets. Values below n0 are below 64 * words,
+    and so are their XORs. The mask is not 0 (takebreak_advance does mask 0 heap by heap).
     """
     split = _splits(digits)
     n_split = len(split)
@@ -516,21 +620,20 @@ def takebreak_block_partial(
     for n in range(lo_n, hi_n):
         for w in range(words):
             rows[n - n0, w] = 0
-    if mask != 0:
-        # a rare smaller part a: rare heap by rare heap, over the heaps n whose split of m = n - j
-        # allows it (a <= top, larger part below n0), so that g[m - a] is read in order
-        for q in range(n_split):
-            j = split[q]
-            for s in range(1, n_rare):
-                a = rare[s]
-                y0 = rare_value[s]
-                first = max(lo_n, 2 * a + j + (1 if unequal else 0))
-                for n in range(first, min(hi_n, a + j + n0)):
-                    _set_row(rows, n - n0, y0 ^ g[n - j - a])
+    # a rare smaller part a: rare heap by rare heap, over the heaps n whose split of m = n - j
+    # allows it (a <= top, larger part below n0), so that g[m - a] is read in order
+    for q in range(n_split):
+        j = split[q]
+        for s in range(1, n_rare):
+            a = rare[s]
+            y0 = rare_value[s]
+            first = max(lo_n, 2 * a + j + (1 if unequal else 0))
+            for n in range(first, min(hi_n, a + j + n0)):
+                _set_row(rows, n - n0, y0 ^ g[n - j - a])
     # one split length, heaps far above the window: the first `shared_rows` rows of the
     # search's strided order go smaller part by smaller part, each over the heaps n that
     # allow it (larger part below n0), so that g[m - a] is read in order too
-    shared = shared_rows and mask != 0 and n_split == 1 and lo_n - split[0] > 2 * (window + 1)
+    shared = shared_rows and n_split == 1 and lo_n - split[0] > 2 * (window + 1)
     if shared:
         j = split[0]
         for co in range(shared_rows):
@@ -547,16 +650,6 @@ def takebreak_block_partial(
             top = _top(m, unequal)
             if m < 2 or lo > top:
                 continue
-            if mask == 0:  # every split
-                if words == 1:  # values below 64: collect bits of one word, a loop without stores
-                    bits = np.uint64(0)
-                    for a in range(lo, top + 1):
-                        bits |= _ONE << np.uint64(g[a] ^ g[m - a])
-                    rows[i, 0] |= bits
-                else:
-                    for a in range(lo, top + 1):
-                        _set_row(rows, i, g[a] ^ g[m - a])
-                continue
             s = np.searchsorted(listed, top + 1)  # the rare smaller parts are done above
             while s < n_rare and rare[s] < m:  # a rare larger part (below n0), a common smaller one
                 if 2 * rare[s] > m:
@@ -564,7 +657,7 @@ def takebreak_block_partial(
                     if _parity(y & mask) == 1:
                         _set_row(rows, i, rare_value[s] ^ y)
                 s += 1
-        if mask == 0 or n_split == 0:
+        if n_split == 0:
             continue
         # rare values below the least common value missing: a search of the splits of
         # phase one (in the window only) meets them; phase two resumes it where it stopped
@@ -587,7 +680,7 @@ def takebreak_block_finish(
 ) -> None:
     """Phase two of the block n0.. : heaps start..end-1 in order, each from its row of phase one
     and the splits with a part in the block; stops like takebreak_range (stats[0] = FULL or
-    OVERFLOW, the heap to resume from in scalars[4])."""
+    OVERFLOW, the heap to resume from in scalars[4]). The mask is not 0."""
     t = len(digits) - 1
     split = _splits(digits)
     n_split = len(split)
@@ -597,7 +690,7 @@ def takebreak_block_finish(
     cap = len(rare)
     used = reach.shape[1]  # words of reach that may be non-zero
     for n in range(start, end):
-        if mask != 0 and n_rare == cap:  # heap n may be rare: room for one more first
+        if n_rare == cap:  # heap n may be rare: room for one more first
             stats[0] = FULL
             scalars[0], scalars[2] = n_rare, max_value
             scalars[4], scalars[5] = n, n_rare + 1
@@ -614,20 +707,13 @@ def takebreak_block_finish(
             if d & 2 and n > j:
                 _set_row(reach, 0, g[n - j])
                 used = max(used, (g[n - j] >> 6) + 1)
-        # splits whose larger part is in the block (a <= m - n0): with a rare part (every
-        # split when the mask is 0); those of two common parts give only rare values, which
-        # the search below finds when needed
+        # splits whose larger part is in the block (a <= m - n0): with a rare part; those of
+        # two common parts give only rare values, which the search below finds when needed
         for q in range(n_split):
             m = n - split[q]
             top = _top(m, unequal)
             hi = min(top, m - n0)
             if m < 2 or hi < 1:
-                continue
-            if mask == 0:
-                for a in range(1, hi + 1):
-                    y = g[a] ^ g[m - a]
-                    _set_row(reach, 0, y)
-                    used = max(used, (y >> 6) + 1)
                 continue
             s = 1
             while s < k0 and rare[s] <= hi:
@@ -651,7 +737,7 @@ def takebreak_block_finish(
             if (x >> 6) < used and _has_row(reach, 0, x):
                 x += 1
                 continue
-            if mask == 0 or _parity(x & mask) == 1:
+            if _parity(x & mask) == 1:
                 break
             stats[3] += 1
             used = reach.shape[1]  # the search may mark any value
@@ -680,7 +766,7 @@ def takebreak_block_finish(
     scalars[0], scalars[2] = n_rare, max_value
     scalars[4] = end
     stats[1] = mask
-    stats[2] = end if mask == 0 else n_rare
+    stats[2] = n_rare
 
 
 def takebreak_advance(digits: np.ndarray, unequal: bool, start: int, end: int, st: TakeBreakState,
@@ -692,8 +778,8 @@ def takebreak_advance(digits: np.ndarray, unequal: bool, start: int, end: int, s
     (takebreak_block_partial) does, side by side for every heap of the block, the splits
     whose parts are both below the block, the bulk of the work; phase two
     (takebreak_block_finish) adds, heap after heap, the splits with a part in the block.
-    While fewer than `rare_for_blocks` heaps are rare, heaps go one by one all the same.
-    `window` and `shared_rows`: see takebreak_block_partial."""
+    With mask 0 (_dense_mex), or while fewer than `rare_for_blocks` heaps are rare, heaps go
+    one by one all the same. `window` and `shared_rows`: see takebreak_block_partial."""
     block = min(block, block_from)
     n = start
     pool = ThreadPoolExecutor(workers) if workers > 1 else None
@@ -708,10 +794,11 @@ def takebreak_advance(digits: np.ndarray, unequal: bool, start: int, end: int, s
                     return
                 st.scalars[1], st.scalars[0] = mask, k
                 st.scalars[3] *= 2
-            if n < block_from or (st.scalars[1] != 0 and st.scalars[0] < rare_for_blocks):
-                # one by one: below block_from, or with few rare heaps (Kayles, 0.1777, ...): a
-                # heap costs little, while a block's first phase would miss the splits with a
-                # small part that it needs
+            if n < block_from or st.scalars[1] == 0 or st.scalars[0] < rare_for_blocks:
+                # one by one: below block_from; with mask 0 (_dense_mex settles a heap in about
+                # one vectorized pass over its splits); or with few rare heaps (Kayles, 0.1777,
+                # ...): a heap costs little, while a block's first phase would miss the splits
+                # with a small part that it needs
                 stop = min(end, block_from if n < block_from else int(st.scalars[3]))
                 takebreak_range(digits, unequal, n, stop, st.g, st.stamp, st.hist, st.rare, st.rare_value,
                                 st.scalars, st.stats)
