@@ -121,8 +121,9 @@ def _best_mask(hist: np.ndarray, max_value: int) -> int:
 
 
 #: mask 0 (every heap rare, _dense_mex) once more than one heap in DENSE_SHARE would be rare under
-#: the best mask: 0.065 (3.6% rare to 10^5 heaps) then runs 2x faster, 0.6 (1.6%) 1.4x slower
-DENSE_SHARE = 40
+#: the best mask (measured to 10^5 heaps: 0.065, 3.6% rare, is faster by _dense_mex; 0.564 and
+#: 0.264, about 2% rare, are 2x and 1.5x faster by the rare heaps)
+DENSE_SHARE = 25
 #: _dense_mex samples up to DENSE_PROBES splits per value below the largest value so far,
 #: in runs of DENSE_RUN neighbouring smaller parts (they share cache lines)
 DENSE_PROBES = 16
