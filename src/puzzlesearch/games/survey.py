@@ -76,7 +76,8 @@ class SurveyRow:
     preperiod   the heap the period starts at (None when not proven)
     max_value   the largest value of heaps 0..count-1
     rare_heaps  heaps with a rare value under rare_mask (rare_mask 0: the plain mex was used)
-    seconds     the time its values took (0 when another code's values served; see same_as)
+    seconds     the time its values took; with same_as, only the time of the further heaps
+                its own proof needed (usually 0)
     same_as     None, or the code whose values were computed: it has the same values at
                 every heap (same_values_key), and this row's period is proven for this code
     source      "run": computed by this run; "store": read back from the results store
