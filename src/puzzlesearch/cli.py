@@ -43,6 +43,21 @@ def _sigterm(signum: int, frame: object) -> None:
     raise KeyboardInterrupt  # SIGTERM ends a run as Ctrl-C does: finished work kept, exit 130
 
 
+#: a Ctrl-C that Python could not raise (see _unraisable)
+_lost_interrupt = False
+
+
+def _unraisable(u: object) -> None:
+    """A KeyboardInterrupt raised inside a C callback (numba's compiler writing its cache
+    through ctypes) is "ignored" and printed with a traceback; note it instead, so that the
+    run still ends as interrupted (exit 130) once the command returns."""
+    global _lost_interrupt
+    if isinstance(getattr(u, "exc_value", None), KeyboardInterrupt):
+        _lost_interrupt = True
+        return
+    sys.__unraisablehook__(u)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: usage errors become one stderr line and exit status 2; no command
     prints the help; Ctrl-C and SIGTERM exit 130.
@@ -82,8 +97,12 @@ def _interrupted(e: BaseException) -> bool:
 def _main(argv: list[str] | None) -> None:
     if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
         signal.signal(signal.SIGTERM, _sigterm)
+    if sys.unraisablehook is sys.__unraisablehook__:
+        sys.unraisablehook = _unraisable
     try:
         rv = cli.main(args=argv, standalone_mode=False)
+        if _lost_interrupt:
+            raise KeyboardInterrupt
     except click.exceptions.NoArgsIsHelpError as e:
         click.echo(e.ctx.get_help())
         sys.exit(clikit.EXIT_OK)
