@@ -186,7 +186,7 @@ def test_a_text_file_is_not_a_store_nor_a_checkpoint(tmp_path):
     notes.write_text("precious\n")
     with pytest.raises(ValueError, match=r"^--store .*notes\.txt is not a puzzlesearch results store"):
         check_store(notes)
-    with pytest.raises(ValueError, match=r"notes\.txt is not a puzzlesearch checkpoint \(not an SQLite"):
+    with pytest.raises(ValueError, match=r"^--checkpoint .*notes\.txt is not a puzzlesearch checkpoint$"):
         check_checkpoint(notes)
     with pytest.raises(ValueError, match="not a puzzlesearch results store"):
         ResultsStore(notes)

@@ -243,12 +243,18 @@ def test_memory_counts_every_worker(tmp_path):
     assert "on 2 workers needs 765 MiB, more than 512 MiB, the --memory cap" in two.err
 
 
-def test_a_csv_that_cannot_be_written_after_the_work_is_one_line_and_exit_1(tmp_path):
+def test_a_csv_that_cannot_be_written_after_the_work_is_one_line_and_exit_1(tmp_path, monkeypatch):
+    def disk_full(*args):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("puzzlesearch.engine.paths.os.replace", disk_full)  # writable when checked
+    csv = tmp_path / "rows.csv"
     r = run_cli("grundy", "survey", "--digits", "1", "--count", "100", "--store", tmp_path / "s.sqlite",
-                "--csv", "/dev/full")  # writable when checked, full when written
+                "--csv", csv)
     assert r.code == 1 and "7 octal games" in r.out
     assert r.err.strip().splitlines() == [
-        "puzzlesearch: --csv /dev/full could not be written (No space left on device)"]
+        f"puzzlesearch: --csv {csv} could not be written (No space left on device)"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.sqlite"]  # no half file, no temporary one
 
 
 def test_a_game_stops_once_its_period_is_proven(tmp_path, monkeypatch):

@@ -189,7 +189,7 @@ def test_not_a_checkpoint_is_bad_input(tmp_path):
     path.write_text("not sqlite")
     r = run_cli("queens", "count", "-n", "8", "--checkpoint", path)
     assert_bad_input(r)
-    assert r.err == f"puzzlesearch: error: {path} is not a puzzlesearch checkpoint (not an SQLite file)\n"
+    assert r.err == f"puzzlesearch: error: --checkpoint {path} is not a puzzlesearch checkpoint\n"
 
 
 def test_unreachable_scheduler_is_bad_input():

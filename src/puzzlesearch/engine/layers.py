@@ -43,7 +43,7 @@ import numpy as np
 from puzzlesearch.engine import interrupt
 from puzzlesearch.engine.memory import gib, require
 from puzzlesearch.engine.options import RunOptions, cores
-from puzzlesearch.engine.paths import check_writable, show
+from puzzlesearch.engine.paths import check_writable, replacing, show
 from puzzlesearch.engine.progress import Meter
 from puzzlesearch.engine.store import canonical_json
 
@@ -419,6 +419,9 @@ def _read_header(path: Path) -> tuple[bytes, int, int] | None:
             head = f.read(len(MAGIC))
             if not head:
                 return None
+            if head.startswith(b"SQLite format 3\x00"):  # the checkpoints of engine.store
+                raise ValueError(f"checkpoint {show(path)} belongs to another command, not to a "
+                                 "breadth-first search (pancake god, shuffle god, hanoi verify)")
             if head != MAGIC:
                 raise ValueError(f"{show(path)} is not a puzzlesearch breadth-first-search checkpoint")
             line = f.readline(MAX_HEADER)
@@ -427,6 +430,13 @@ def _read_header(path: Path) -> tuple[bytes, int, int] | None:
         return None
     except OSError as e:
         raise ValueError(f"--checkpoint {show(path)} cannot be read ({e.strerror or e})") from None
+
+
+def check_checkpoint(path: str | os.PathLike) -> None:
+    """Refuse (ValueError, one line) a file that is not a breadth-first search's checkpoint
+    (an empty or missing one is a new checkpoint); whether it is this search's is checked
+    when the search reads it."""
+    _read_header(Path(path))
 
 
 def _read_checkpoint(path: Path, params: dict) -> dict | None:
@@ -465,15 +475,12 @@ def _write_checkpoint(path: Path, params: dict, cells: np.ndarray, hist: list[in
                       found: dict[int, int], done: bool) -> None:
     meta = {"params": params, "histogram": hist, "directions": directions, "bytes": int(cells.nbytes),
             "found": {str(a): b for a, b in found.items()}, "done": done}
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as f:
+    with replacing(path, "--checkpoint") as tmp, open(tmp, "wb") as f:
         f.write(MAGIC + json.dumps(meta).encode() + b"\n")
         cells.tofile(f)
         f.flush()
         os.fsync(f.fileno())
-    os.replace(tmp, path)
 
 
-__all__ = ["Layers", "Space", "check_space", "deck_of", "hanoi_index", "hanoi_space", "memory_needed",
-           "memory_needed_for",
-           "perm_space", "search", "signed_space"]
+__all__ = ["Layers", "Space", "check_checkpoint", "check_space", "deck_of", "hanoi_index", "hanoi_space",
+           "memory_needed", "memory_needed_for", "perm_space", "search", "signed_space"]

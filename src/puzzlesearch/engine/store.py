@@ -29,7 +29,7 @@ from typing import Any
 
 import platformdirs
 
-from puzzlesearch.engine.paths import check_writable, show
+from puzzlesearch.engine.paths import check_writable, show, target
 
 _SQLITE_HEADER = b"SQLite format 3\x00"
 
@@ -92,19 +92,34 @@ def check_checkpoint(path: str | os.PathLike) -> Path:
     if header == _LAYERS_HEADER:  # a breadth-first search's own format, read by engine.layers
         return Path(path)
     if header not in (b"", _SQLITE_HEADER):
-        raise ValueError(f"{show(path)} is not a puzzlesearch checkpoint (not an SQLite file)")
+        raise ValueError(f"--checkpoint {show(path)} is not a puzzlesearch checkpoint")
     if header:  # read its schema now: a run whose answer comes from the store never opens it
         try:
-            db = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True, timeout=30)
-            try:
+            with _reading(path) as db:
                 db.execute("select name from sqlite_master").fetchall()
-            finally:
-                db.close()
         except sqlite3.DatabaseError as e:
             raise ValueError(
                 f"checkpoint {show(path)} is damaged ({e}); delete it to start the run afresh"
             ) from None
     return Path(path)
+
+
+@contextmanager
+def _reading(path: str | os.PathLike) -> Iterator[sqlite3.Connection]:
+    """A read-only connection to an existing SQLite file that leaves nothing behind.
+
+    A read-only connection to a WAL-mode file would create its ``-wal`` and ``-shm`` files
+    and could not remove them, so a refused file would gain two neighbours. Opened as
+    immutable, SQLite reads the file alone; that is exact unless a ``-wal`` file holds
+    commits not yet copied back (a run killed mid-way), and then the usual read-only
+    connection reads them (the neighbours exist already)."""
+    real = target(path)
+    immutable = "" if Path(f"{real}-wal").exists() else "&immutable=1"
+    db = sqlite3.connect(f"{real.as_uri()}?mode=ro{immutable}", uri=True, timeout=30)
+    try:
+        yield db
+    finally:
+        db.close()
 
 
 #: how a checkpoint of engine.layers begins (its MAGIC), as long as the SQLite header
@@ -154,12 +169,15 @@ def saving(result: Any, what: str) -> Iterator[None]:
 
 
 class _Database:
-    """An SQLite connection (``self._db``) closed by ``close()`` or at the end of a ``with``."""
+    """An SQLite connection (``self._db``, None until opened) closed by ``close()`` or at the
+    end of a ``with``."""
 
-    _db: sqlite3.Connection
+    _db: sqlite3.Connection | None = None
 
     def close(self) -> None:
-        self._db.close()
+        if self._db is not None:
+            self._db.close()
+            self._db = None
 
     def __enter__(self):
         return self
@@ -171,39 +189,51 @@ class _Database:
 class ResultsStore(_Database):
     """Computed exact results keyed by (puzzle, key); values are JSON.
 
-    Opening checks the store as :func:`check_store` does (ValueError); a failed write
-    raises sqlite3.Error (wrap saves in :func:`saving`)."""
+    Opening checks the store as :func:`check_store` does (ValueError) and reads an existing
+    store's schema. A store that does not exist yet is created by the first ``put``, not
+    before: a command refused after opening it (its checkpoint belongs to another run, say)
+    leaves no new file. A failed write raises sqlite3.Error (wrap saves in :func:`saving`)."""
 
     def __init__(self, path: str | os.PathLike | None = None):
         self.path = check_store(path)
+        if target(self.path).exists() and target(self.path).stat().st_size > 0:
+            self._connect()
+
+    def _connect(self) -> sqlite3.Connection:
+        if self._db is not None:
+            return self._db
         try:
-            self._db = sqlite3.connect(self.path, timeout=30)
+            db = sqlite3.connect(target(self.path), timeout=30)
         except sqlite3.Error as e:
             raise ValueError(f"cannot open the results store {show(self.path)}: {e}") from e
         try:
-            self._db.execute("pragma journal_mode=wal")
-            self._db.execute(_RESULTS_SCHEMA)
-            self._db.commit()
+            db.execute("pragma journal_mode=wal")
+            db.execute(_RESULTS_SCHEMA)
+            db.commit()
         except sqlite3.OperationalError as e:  # locked, read-only, I/O
-            self._db.close()
+            db.close()
             raise ValueError(f"cannot use the results store {show(self.path)} ({e})") from e
         except sqlite3.DatabaseError as e:
-            self._db.close()
+            db.close()
             raise ValueError(f"{show(self.path)} is not a puzzlesearch results store ({e})") from e
+        self._db = db
+        return db
 
     def get(self, puzzle: str, key: str) -> Any | None:
+        if self._db is None:  # no store yet: nothing in it
+            return None
         row = self._db.execute(
             "select value from results where puzzle = ? and key = ?", (puzzle, key)
         ).fetchone()
         return None if row is None else json.loads(row[0])
 
     def put(self, puzzle: str, key: str, value: Any, method: str, seconds: float | None = None) -> None:
-        with self._db:
-            self._db.execute(
+        db = self._connect()
+        with db:
+            db.execute(
                 "insert or replace into results values (?, ?, ?, ?, ?, ?)",
                 (puzzle, key, json.dumps(value), method, seconds, time.strftime("%Y-%m-%dT%H:%M:%S")),
             )
-
 
 
 # --- checkpoints -------------------------------------------------------------------------------------
@@ -244,29 +274,46 @@ class Checkpoint(_Database):
         self.ntasks = len(tasks)
         self._tasks_hash = tasks_hash(tasks)
         check_checkpoint(self.path)
+        if _header(self.path, "--checkpoint") == _LAYERS_HEADER:
+            raise ValueError(f"checkpoint {show(self.path)} belongs to a breadth-first search (pancake god, "
+                             "shuffle god, hanoi verify), not to this command")
+        if target(self.path).exists() and target(self.path).stat().st_size > 0:
+            # refused here, a file of another run is left exactly as it was (no -wal, -shm)
+            with _reading(self.path) as db:
+                self._check(db)
         try:
             # isolation_level=None: we write BEGIN/COMMIT ourselves, so that creating the
             # schema is one transaction too (the sqlite3 module would autocommit DDL).
-            self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+            self._db = sqlite3.connect(target(self.path), timeout=30, isolation_level=None)
         except sqlite3.Error as e:
-            raise ValueError(f"cannot open checkpoint {self.path}: {e}") from e
+            raise ValueError(f"cannot open checkpoint {show(self.path)}: {e}") from e
         try:
             self._open()
         except BaseException:
-            self._db.close()
+            self.close()
             raise
 
     def _damaged(self, why: object) -> ValueError:
-        return ValueError(f"checkpoint {self.path} is damaged ({why}); delete it to start the run afresh")
+        return ValueError(f"checkpoint {show(self.path)} is damaged ({why}); "
+                          "delete it to start the run afresh")
 
     def _open(self) -> None:
         db = self._db
         try:
             db.execute("pragma journal_mode=wal")
             # In WAL mode, synchronous=normal keeps every commit through a killed process
-            # (the issue's requirement) without an fsync per task; a power cut may lose
-            # the last few tasks but cannot corrupt the file.
+            # without an fsync per task; a power cut may lose the last few tasks but cannot
+            # corrupt the file.
             db.execute("pragma synchronous=normal")
+        except sqlite3.DatabaseError as e:
+            raise self._damaged(e) from e
+        if self._check(db):
+            self._create()
+
+    def _check(self, db: sqlite3.Connection) -> bool:
+        """Refuse (ValueError) a file that is damaged, is not a checkpoint, or was made for
+        other parameters; True when it holds no tables yet (a new checkpoint)."""
+        try:
             check = [row[0] for row in db.execute("pragma quick_check")]
             tables = {row[0] for row in db.execute("select name from sqlite_master where type = 'table'")}
         except sqlite3.DatabaseError as e:
@@ -274,10 +321,9 @@ class Checkpoint(_Database):
         if check != ["ok"]:
             raise self._damaged("; ".join(check[:3]))
         if not tables:
-            self._create()
-            return
+            return True
         not_ours = ValueError(
-            f"{self.path} is not a puzzlesearch checkpoint (an SQLite file without its marker)"
+            f"{show(self.path)} is not a puzzlesearch checkpoint (an SQLite file without its marker)"
         )
         if not {"meta", "done"} <= tables:
             raise not_ours
@@ -289,14 +335,15 @@ class Checkpoint(_Database):
             raise not_ours
         if meta.get("params") != self.params:
             raise ValueError(
-                f"checkpoint {self.path} was made for other parameters: {meta.get('params')}, "
+                f"checkpoint {show(self.path)} was made for other parameters: {meta.get('params')}, "
                 f"not {self.params}"
             )
         if meta.get("tasks") != self._tasks_hash or meta.get("ntasks") != str(self.ntasks):
             raise ValueError(
-                f"checkpoint {self.path} was made for other parameters: the same {self.params} "
+                f"checkpoint {show(self.path)} was made for other parameters: the same {self.params} "
                 "split into other subproblems (made by another version of the program?)"
             )
+        return False
 
     def _create(self) -> None:
         meta = {

@@ -288,7 +288,9 @@ def _survey_line(r: api.SurveyRow, width: int) -> str:
 def _write_csv(path: str, result: api.Survey) -> None:
     import csv
 
-    with open(path, "w", newline="") as f:
+    from puzzlesearch.engine.paths import replacing
+
+    with replacing(path, "--csv") as tmp, open(tmp, "w", newline="") as f:
         out = csv.writer(f)
         out.writerow(SURVEY_COLUMNS)
         for r in result.rows:

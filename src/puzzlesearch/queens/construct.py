@@ -50,7 +50,7 @@ from pathlib import Path
 import numpy as np
 
 from puzzlesearch.engine.params import whole
-from puzzlesearch.engine.paths import check_writable
+from puzzlesearch.engine.paths import check_writable, replacing
 
 #: the largest board `solve` builds. At n = 10^7 a whole run (interpreter and numpy
 #: included) peaks at 251 MiB: the board (40 MB), the verifier's arrays (about 140 MB at
@@ -254,17 +254,10 @@ def save(cols: np.ndarray, path: str | os.PathLike, fmt: str = "columns") -> Pat
     """Write :func:`text` to `path` atomically: a temporary file beside it, renamed over it
     when complete, so that `path` holds the old file or the whole board, never a part.
     OSError (the temporary file removed) when the disk is full or the folder went away."""
-    p = Path(path)
-    tmp = p.with_name(f".{p.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8", newline="\n") as f:
-            for piece in text(cols, fmt):
-                f.write(piece)
-        os.replace(tmp, p)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    return p
+    with replacing(path, "--out") as tmp, open(tmp, "w", encoding="utf-8", newline="\n") as f:
+        for piece in text(cols, fmt):
+            f.write(piece)
+    return Path(path)
 
 
 def check_out(path: str | os.PathLike) -> Path:

@@ -44,10 +44,11 @@ small puzzles never do (their layers are handled by numpy).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import PurePath
 from typing import TYPE_CHECKING
 
 from puzzlesearch.engine.options import RunOptions
-from puzzlesearch.engine.paths import check_writable
+from puzzlesearch.engine.paths import check_writable, replacing, show
 from puzzlesearch.shuffle.bidir import Path, shortest_path
 from puzzlesearch.shuffle.puzzle import (
     PermPuzzle,
@@ -154,9 +155,15 @@ def check_plot(filename: str) -> None:
     """Before the work: the plot file can be written, and matplotlib is installed."""
     check_writable(filename, "--plot")
     try:
-        import matplotlib  # noqa: F401
+        import matplotlib  # noqa: F401  (first: a backend module may be cached without it)
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
     except ImportError:
         raise ImportError("--plot needs matplotlib: pip install 'puzzlesearch[plot]'") from None
+    formats = FigureCanvasAgg.get_supported_filetypes()
+    suffix = PurePath(filename).suffix.lower().lstrip(".")
+    if suffix not in formats:
+        raise ValueError(f"--plot {show(filename)}: the name must end in one of "
+                         f"{', '.join('.' + f for f in sorted(formats))} (the image format)")
 
 
 def plot(result: Census, filename: str, unit: str = "decks") -> None:
@@ -175,7 +182,8 @@ def plot(result: Census, filename: str, unit: str = "decks") -> None:
     ax.set_title(f"{result.puzzle}: {result.states:,} {unit}, diameter {result.diameter}")
     fig.tight_layout()
     try:
-        fig.savefig(filename)
+        with replacing(filename, "--plot") as tmp:
+            fig.savefig(tmp, format=PurePath(filename).suffix.lower().lstrip("."))
     finally:
         plt.close(fig)
 

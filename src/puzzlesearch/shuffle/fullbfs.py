@@ -84,6 +84,8 @@ def search(space: layers.Space, start: tuple[int, ...], show: int = 10, *,
     run.progress), then kept in the store. A store that cannot be written costs the answer
     nothing (engine.store.NotSaved carries it)."""
     check_show(show)
+    if run.checkpoint is not None:  # another command's checkpoint is refused even when the store answers
+        layers.check_checkpoint(run.checkpoint)
     t0 = time.perf_counter()
     key = canonical_json({**space.key, "start": list(start)})
     with ResultsStore(run.store) as db:
