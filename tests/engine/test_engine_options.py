@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import socket
 import time
 
 import pytest
@@ -152,8 +151,13 @@ def test_a_scheduler_nobody_listens_at_is_refused_before_the_work():
     RunOptions().check_scheduler()
 
 
-def test_a_scheduler_that_listens_is_accepted():
-    with socket.create_server(("127.0.0.1", 0)) as server:
-        port = server.getsockname()[1]
+def test_a_dask_scheduler_is_accepted():
+    # what else may listen at an address is refused: tests/engine/test_engine_cluster_safety.py
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=0, processes=False, protocol="tcp", host="127.0.0.1",
+                                  dashboard_address=":0") as cluster:
+        port = cluster.scheduler_address.rsplit(":", 1)[1]
+        t0 = time.monotonic()
         RunOptions(scheduler=f"tcp://127.0.0.1:{port}").check_scheduler()
         RunOptions(scheduler=f"127.0.0.1:{port}").check_scheduler()  # tcp when no scheme is given
+        assert time.monotonic() - t0 < 2

@@ -2,7 +2,6 @@
 line refuses, in the same words."""
 
 import doctest
-import socket
 import sqlite3
 
 import pytest
@@ -66,10 +65,10 @@ def test_a_checkpoint_with_the_backward_search_is_refused_not_ignored(tmp_path):
 
 
 def test_a_scheduler_with_the_backward_search_is_refused(tmp_path):
-    with socket.socket() as listener:  # an address someone listens at, so only the mode is wrong
-        listener.bind(("127.0.0.1", 0))
-        listener.listen()
-        address = f"tcp://127.0.0.1:{listener.getsockname()[1]}"
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=0, processes=False, protocol="tcp", host="127.0.0.1",
+                                  dashboard_address=":0") as cluster:  # a scheduler: only the mode is wrong
+        address = cluster.scheduler_address
         with pytest.raises(ValueError) as refused:
             topswops.optimal(8, "backward", run=topswops.RunOptions(scheduler=address))
         r = run_cli("topswops", "optimal", "-n", "8", "--mode", "backward", "--scheduler", address)

@@ -19,7 +19,7 @@ So a partition costs its own bits in memory, and the network carries only the ne
 layers' files. The folder must be one that every worker and this process see (on one
 machine any folder; on several a shared file system): the partitions live in
 ``CHECKPOINT.parts/`` with ``--checkpoint CHECKPOINT``, else in a temporary folder in
-the current directory, removed at the end.
+the current directory, removed at the end, however the run ends (Ctrl-C included).
 
 Killed anywhere, the run resumes: the checkpoint file (the histogram so far) is written
 after each layer's merges; a marker file says a layer's expansions are all written, so a
@@ -32,7 +32,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import tempfile
+import time
+import uuid
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -48,9 +49,10 @@ from puzzlesearch.engine.layers import (
     _write_checkpoint,
     check_space,
 )
-from puzzlesearch.engine.options import RunOptions, check_scheduler
-from puzzlesearch.engine.paths import show
+from puzzlesearch.engine.options import RunOptions
+from puzzlesearch.engine.paths import replacing, show
 from puzzlesearch.engine.progress import Meter
+from puzzlesearch.engine.run import dask_client, deferred_interrupts
 
 PART_MAGIC = b"puzzlesearch layers partition\n"
 EMIT = 1 << 22  # images per expansion chunk (32 MiB of ranks, and as much to sort them)
@@ -85,19 +87,16 @@ def _read_part(path: Path) -> tuple[dict, np.ndarray]:
 
 
 def _write_part(path: Path, head: dict, cells: np.ndarray) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as f:
+    with replacing(path, "partition") as tmp, open(tmp, "wb") as f:
         f.write(PART_MAGIC + json.dumps(head).encode() + b"\n")
         cells.tofile(f)
         f.flush()
         os.fsync(f.fileno())
-    os.replace(tmp, path)
 
 
 def _save_array(path: Path, values: np.ndarray) -> None:
-    tmp = path.with_name(path.name + ".tmp.npy")
-    np.save(tmp, values)
-    os.replace(tmp, path)
+    with replacing(path, "partition") as tmp, open(tmp, "wb") as f:
+        np.save(f, values)  # a file object: np.save would add ".npy" to a name
 
 
 # --- the tasks (module functions: the workers import them) --------------------------------------------
@@ -185,81 +184,105 @@ def collect_task(folder: str, p: int, limit: int) -> tuple[list[int], int]:
 
 def search_on_cluster(space: Space, *, run: RunOptions, show_count: int = 10,
                       watch: Sequence[int] = ()) -> Layers:
-    """engine.layers.search on the Dask cluster at run.scheduler (see the module docstring)."""
-    try:
-        from distributed import Client
-    except ImportError as e:
-        raise ImportError("--scheduler needs dask.distributed, an optional extra: "
-                          "pip install -e .[cluster]") from e
-    import time
+    """engine.layers.search on the Dask cluster at run.scheduler (see the module docstring).
 
+    Interrupted (Ctrl-C), the run's tasks are cancelled, the client is closed without a
+    word (engine.run.dask_client) and a temporary folder is removed; ``CHECKPOINT.parts/``
+    stays, for the run to resume from.
+    """
     check_space(space, None)  # the index limit; memory is each worker's, a partition at a time
-    check_scheduler(run.scheduler)
     t0 = time.perf_counter()
-    try:
-        client = Client(run.scheduler, timeout=10, set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as e:
-        raise ValueError(f"no Dask scheduler answers at {run.scheduler} ({e})") from e
     ckpt = Path(run.checkpoint) if run.checkpoint is not None else None
-    folder = None
+    # Every worker must see the partitions: next to the checkpoint, else in a new folder of
+    # the current directory, which on several machines is the shared file system the user
+    # runs from (the system's temporary folder would be each machine's own). Absolute: the
+    # workers' current folders are their own. Its name is known before it exists, so that
+    # the run's end, however it comes, knows what to remove.
+    name = f"{ckpt}.parts" if ckpt is not None else f"puzzlesearch-layers-{uuid.uuid4().hex}"
+    folder = Path(name).resolve()
+    made = False  # the temporary folder exists and is this run's
     try:
-        threads = sum(client.nthreads().values())
-        saved = _read_meta(ckpt) if ckpt is not None else None
-        bounds = [tuple(b) for b in saved["bounds"]] if saved else partitions(space.size, threads)
-        params = {"format": 1, "space": space.name, "start": space.start, "size": space.size,
-                  "key": _key(space), "partitions": len(bounds)}
-        if saved is not None and saved["params"] != params:
-            raise ValueError(f"checkpoint {show(ckpt)} was made for another search: "
-                             f"{_describe(saved['params'])}, not {_describe(params)} on a cluster")
-        folder = (Path(tempfile.mkdtemp(prefix="puzzlesearch-layers-", dir=".")) if ckpt is None
-                  else Path(f"{ckpt}.parts")).resolve()  # the workers' current folders are their own
-        folder.mkdir(exist_ok=True)
-        hist = saved["histogram"] if saved else [1]
-        found: dict[int, int] = saved["found"] if saved else {}
-        done = bool(saved and saved["done"])
-        watch = [int(w) for w in watch]
-        if space.start in watch:
-            found.setdefault(space.start, 0)
-        resumed = len(hist) - 1 if saved else None
-        arrays = space.arrays()
+        with dask_client(run.scheduler) as cluster:
+            threads = sum(cluster.client.nthreads().values())
+            saved = _read_meta(ckpt) if ckpt is not None else None
+            bounds = [tuple(b) for b in saved["bounds"]] if saved else partitions(space.size, threads)
+            params = {"format": 1, "space": space.name, "start": space.start, "size": space.size,
+                      "key": _key(space), "partitions": len(bounds)}
+            if saved is not None and saved["params"] != params:
+                raise ValueError(f"checkpoint {show(ckpt)} was made for another search: "
+                                 f"{_describe(saved['params'])}, not {_describe(params)} on a cluster")
+            if ckpt is not None:
+                folder.mkdir(exist_ok=True)
+            else:
+                with deferred_interrupts():  # made and noted as one step
+                    made = _make_folder(folder)
+            hist = saved["histogram"] if saved else [1]
+            found: dict[int, int] = saved["found"] if saved else {}
+            done = bool(saved and saved["done"])
+            watch = [int(w) for w in watch]
+            if space.start in watch:
+                found.setdefault(space.start, 0)
+            resumed = len(hist) - 1 if saved else None
+            arrays = space.arrays()
 
-        def gather(futures: list) -> list:
-            return client.gather(futures)
+            def each(task: Any, *args: Any) -> list:
+                """``task(folder, p, *args)`` for every partition p, on the cluster; the results."""
+                return cluster.gather([cluster.submit(task, str(folder), p, *args)
+                                       for p in range(len(bounds))])
 
-        gather([client.submit(init_task, str(folder), p, lo, hi, space.start, pure=False)
-                for p, (lo, hi) in enumerate(bounds)])
-        with Meter(f"{space.name} on the cluster", space.size, space.unit, enabled=run.progress) as meter:
-            meter.update(sum(hist), note=f"layer {len(hist) - 1}")
-            while not done:
-                d = len(hist) - 1
-                layer_dir = folder / f"layer-{d + 1}"
-                marker = layer_dir / "EXPANDED"
-                if not marker.exists():
-                    gather([client.submit(expand_task, str(folder), p, d, bounds, arrays, pure=False)
-                            for p in range(len(bounds))])
-                    marker.write_text("every partition's images are written\n")
-                merged = gather([client.submit(merge_task, str(folder), q, d, watch, pure=False)
-                                 for q in range(len(bounds))])
-                new = sum(c for c, _ in merged)
-                for _, f in merged:
-                    found.update(f)
-                shutil.rmtree(layer_dir, ignore_errors=True)
-                done = new == 0
-                if not done:
-                    hist.append(new)
-                meter.update(sum(hist), note=f"layer {len(hist) - 1}: {hist[-1]:,} {space.unit}")
-                if ckpt is not None:
-                    _write_meta(ckpt, params, bounds, hist, found, done)
-        parts = gather([client.submit(collect_task, str(folder), p, show_count, pure=False)
-                        for p in range(len(bounds))])
-        far = [i for ids, _ in parts for i in ids][:show_count]
-        total = sum(c for _, c in parts)
+            cluster.gather([cluster.submit(init_task, str(folder), p, lo, hi, space.start)
+                            for p, (lo, hi) in enumerate(bounds)])
+            with Meter(f"{space.name} on the cluster", space.size, space.unit, enabled=run.progress) as meter:
+                meter.update(sum(hist), note=f"layer {len(hist) - 1}")
+                while not done:
+                    d = len(hist) - 1
+                    layer_dir = folder / f"layer-{d + 1}"
+                    marker = layer_dir / "EXPANDED"
+                    if not marker.exists():
+                        each(expand_task, d, bounds, arrays)
+                        marker.write_text("every partition's images are written\n")
+                    merged = each(merge_task, d, watch)
+                    new = sum(c for c, _ in merged)
+                    for _, f in merged:
+                        found.update(f)
+                    shutil.rmtree(layer_dir, ignore_errors=True)
+                    done = new == 0
+                    if not done:
+                        hist.append(new)
+                    meter.update(sum(hist), note=f"layer {len(hist) - 1}: {hist[-1]:,} {space.unit}")
+                    if ckpt is not None:
+                        _write_meta(ckpt, params, bounds, hist, found, done)
+            parts = each(collect_task, show_count)
+            far = [i for ids, _ in parts for i in ids][:show_count]
+            total = sum(c for _, c in parts)
     finally:
-        client.close()
-        if ckpt is None and folder is not None:  # a temporary folder: nothing to resume from
-            shutil.rmtree(folder, ignore_errors=True)
+        if made:  # a temporary folder: nothing to resume from
+            _remove(folder)
     return Layers(tuple(hist), tuple(far), total, "t" * (len(hist) - 1), (space.size + 3) // 4, threads,
                   time.perf_counter() - t0, resumed, {w: found[w] for w in watch if w in found})
+
+
+def _make_folder(folder: Path) -> bool:
+    """Make the run's temporary folder (True), or say in one line why it cannot be."""
+    try:
+        folder.mkdir(mode=0o700)
+    except OSError as e:
+        raise ValueError(f"the cluster's partitions need a folder the workers share, made in the current "
+                         f"folder, but {show(folder)} cannot be made ({e.strerror or e}); run from a "
+                         "writable shared folder, or give --checkpoint FILE") from None
+    return True
+
+
+def _remove(folder: Path) -> None:
+    """Remove a run's temporary folder. A task that was already running when the run was
+    cancelled may still write into it and add a file while it is emptied; it never makes
+    the folder again (tasks make only files and layer folders inside it), so a few tries
+    within a second leave nothing."""
+    for _ in range(20):
+        shutil.rmtree(folder, ignore_errors=True)
+        if not folder.exists():
+            return
+        time.sleep(0.05)
 
 
 def _key(space: Space) -> str:

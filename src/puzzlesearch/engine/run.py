@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import json
+import logging
 import multiprocessing
 import os
 import pickle
@@ -33,11 +34,14 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import Callable
+import weakref
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from typing import Any
 
 from puzzlesearch.engine import interrupt
-from puzzlesearch.engine.options import RunOptions, check_scheduler, cores
+from puzzlesearch.engine.options import NEEDS_DASK, RunOptions, check_scheduler, cores
+from puzzlesearch.engine.paths import show
 from puzzlesearch.engine.progress import Display, Progress
 from puzzlesearch.engine.store import Checkpoint
 
@@ -263,36 +267,27 @@ def _terminate(pool: cf.ProcessPoolExecutor) -> None:
 
 
 def _run_dask(func: Callable, run: _Run, todo: list[int], scheduler: str) -> None:
-    try:
-        from distributed import Client, as_completed
-    except ImportError as e:
-        raise ImportError(
-            "--scheduler needs dask.distributed, an optional extra: pip install -e .[cluster]"
-        ) from e
-    check_scheduler(scheduler)  # at once, not after the Client's whole timeout
-    try:
-        client = Client(scheduler, timeout=10, set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as e:
-        raise ValueError(f"no Dask scheduler answers at {scheduler} ({e})") from e
     name = getattr(func, "__name__", "task")
     pending = iter(todo)
     running: dict[Any, int] = {}
-    queue = as_completed(loop=client.loop)
+    with dask_client(scheduler) as cluster:
+        from distributed import as_completed  # importable: dask_client checked
 
-    def submit() -> None:
-        i = next(pending, None)
-        if i is not None:
-            key = f"{name}-{i}-{uuid.uuid4().hex}"  # readable on the dashboard, unique per run
-            future = client.submit(_timed, func, run.tasks[i], run.shared, key=key, pure=False)
-            running[future] = i
-            queue.add(future)
+        queue = as_completed(loop=cluster.client.loop)
 
-    try:
+        def submit() -> None:
+            i = next(pending, None)
+            if i is not None:
+                key = f"{name}-{i}-{uuid.uuid4().hex}"  # readable on the dashboard, unique per run
+                future = cluster.submit(_timed, func, run.tasks[i], run.shared, key=key)
+                running[future] = i
+                queue.add(future)
+
         # Two tasks in flight per cluster thread: the scheduler holds the second and hands it
         # to a thread the moment it is free, one network hop instead of a round trip through
         # this process, at the price of a shared value one result older. The thread count is
         # asked again (at most once a second: a round trip) so that workers joining later get work.
-        in_flight, asked = _in_flight(client), time.monotonic()
+        in_flight, asked = 2 * cluster.threads(), time.monotonic()
         for _ in range(in_flight):
             submit()
         with run.bar:
@@ -301,16 +296,119 @@ def _run_dask(func: Callable, run: _Run, todo: list[int], scheduler: str) -> Non
                 result, seconds = future.result()
                 run.accept(i, result)
                 if time.monotonic() - asked > 1.0:
-                    in_flight, asked = _in_flight(client), time.monotonic()
+                    in_flight, asked = 2 * cluster.threads(), time.monotonic()
                 for _ in range(max(1, in_flight - len(running))):
                     submit()
                 run.settle(i, seconds)
+
+
+#: seconds a client interrupted mid-run has to say goodbye to the scheduler
+QUIET_CLOSE_SECONDS = 5.0
+
+
+class Cluster:
+    """The Dask client of one run (see :func:`dask_client`). ``submit`` keeps a weak
+    reference to each future, so that an interrupted run can cancel those still wanted
+    (a strong one would keep every result in the cluster's memory until the run ends)."""
+
+    def __init__(self, client: Any):
+        self.client = client
+        self.futures: weakref.WeakSet = weakref.WeakSet()
+
+    def submit(self, func: Callable, *args: Any, key: str | None = None) -> Any:
+        """``func(*args)`` on the cluster, never taken from an earlier result (pure=False)."""
+        future = self.client.submit(func, *args, key=key, pure=False)
+        self.futures.add(future)
+        return future
+
+    def gather(self, futures: list) -> list:
+        """The results of ``futures``, in their order."""
+        return self.client.gather(futures)
+
+    def threads(self) -> int:
+        """The cluster's worker threads now (at least 1: workers may join later)."""
+        return max(1, sum(self.client.nthreads().values()))
+
+
+@contextmanager
+def dask_client(scheduler: str) -> Iterator[Cluster]:
+    """A client of the Dask cluster at ``scheduler``, for one run; closed when the block ends.
+
+    The scheduler is checked first (options.check_scheduler: one line, at once, for an
+    address where no scheduler answers). When the block ends by an exception, Ctrl-C
+    above all, the run's futures are cancelled and the client is closed quietly: its
+    abandoned calls (distributed's AllExit, "Task exception was never retrieved") and its
+    loggers say nothing, so that the exception is all the user hears of it. A Ctrl-C while
+    the client is made waits until it exists, so that it can be closed. ImportError without
+    dask.distributed (the optional extra).
+    """
+    try:
+        from distributed import Client
+    except ImportError as e:
+        raise ImportError(NEEDS_DASK) from e
+    check_scheduler(scheduler)  # at once, not after the Client's whole timeout
+    cluster = None
+    try:
+        with deferred_interrupts():
+            try:
+                cluster = Cluster(Client(scheduler, timeout=10, set_as_default=False))
+            except (OSError, TimeoutError, ValueError) as e:
+                why = (str(e) or type(e).__name__).splitlines()[0]
+                raise ValueError(f"no Dask scheduler answers at {show(scheduler)} ({why})") from None
+        yield cluster
+    except BaseException:
+        if cluster is not None:
+            _close_quietly(cluster)
+        raise
+    with deferred_interrupts():  # a Ctrl-C now is raised once the client is closed
+        cluster.client.close()
+
+
+def _close_quietly(cluster: Cluster) -> None:
+    """Cancel the run's futures and close its client, saying nothing; a second Ctrl-C
+    meanwhile waits (the first one is already on its way out). A task already running on
+    a worker thread cannot be stopped: it ends there and its result is dropped."""
+    client = cluster.client
+    loop = getattr(client.loop, "asyncio_loop", None)
+    if loop is not None:
+        # The client's own loop, which ends with it: the calls it abandons (a gather that
+        # was waiting, as_completed) raise when the futures are cancelled, and asyncio would
+        # print each as "Task exception was never retrieved" with a traceback, even later,
+        # when the task is garbage collected.
+        loop.set_exception_handler(lambda loop, context: None)
+    previous = logging.root.manager.disable
+    logging.disable(logging.CRITICAL)  # distributed's "closing" and "lost connection" lines too
+    try:
+        with deferred_interrupts(raise_after=False):
+            futures = [f for f in list(cluster.futures) if not f.done()]
+            with suppress(Exception):
+                if futures:
+                    client.cancel(futures)
+            with suppress(Exception):
+                client.close(timeout=QUIET_CLOSE_SECONDS)
     finally:
-        # A task already running on a worker thread cannot be stopped; it ends and is dropped.
-        if running:
-            client.cancel(list(running))
-        client.close()
+        logging.disable(previous)
 
 
-def _in_flight(client: Any) -> int:
-    return 2 * max(1, sum(client.nthreads().values()))
+@contextmanager
+def deferred_interrupts(raise_after: bool = True) -> Iterator[None]:
+    """Ctrl-C and SIGTERM during the block are noted, not raised; KeyboardInterrupt when it
+    ends (``raise_after``). Python handlers only (a signal ignored or left to the system
+    stays so), and only in the main thread, where signal handlers run."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    noted: list[int] = []
+    saved = {}
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        handler = signal.getsignal(sig)
+        if callable(handler):
+            saved[sig] = handler
+            signal.signal(sig, lambda signum, frame: noted.append(signum))
+    try:
+        yield
+    finally:
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)
+    if noted and raise_after:
+        raise KeyboardInterrupt
