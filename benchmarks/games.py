@@ -6,6 +6,7 @@ kernel has loaded it (numba compiled it into its cache in a warm-up run).
 Usage: python benchmarks/games.py [--skip-big]
        python benchmarks/games.py --frontier [--billion]
        python benchmarks/games.py --survey [--digits D] [--count N] [--workers W]
+       python benchmarks/games.py --subtraction
 
 --frontier runs issue 15's long cases once each, on all cores: 0.1777's period proven from
 443,139,471 values (target: 10 minutes, 4 GiB) and Grundy's game to 10^8 heaps (target:
@@ -17,6 +18,12 @@ first in a session) and writes results/games_frontier_billion.json.
 (issue 15's target: at most 20 minutes on 2 cores), with a fresh results store so that every
 game is computed, checks the periods of 0.77, 0.07, 0.137 and 0.16 against the published
 ones, and writes results/games_survey.json (results/games_survey_D_N.json for other sizes).
+
+--subtraction times `puzzlesearch grundy subtraction 1000000 --count 5000000` (target: at most
+10 s; its period, 2,000,000 from heap 0, is proven by a window of a million values) and
+`puzzlesearch grundy move sub:1000000 --heaps 1500000,3` as a user runs them, each in a fresh
+process (median of 3, after a warm-up run that fills numba's cache), and writes
+results/games_subtraction.json.
 """
 
 from __future__ import annotations
@@ -193,8 +200,45 @@ def survey_main(argv: list[str]) -> None:
         sys.exit(f"published periods not reproduced: {'; '.join(problems)}")
 
 
+#: (command line after `puzzlesearch`, what its output must contain)
+SUBTRACTION = [
+    (["grundy", "subtraction", "1000000", "--count", "5000000", "--summary"],
+     "period 2000000 from heap 0"),
+    (["grundy", "move", "sub:1000000", "--heaps", "1500000,3"], "leaving 500000 -> 500000,3 (value 0)"),
+]
+#: seconds `grundy subtraction 1000000 --count 5000000` may take
+SUBTRACTION_TARGET = 10.0
+
+
+def subtraction_main() -> None:
+    load_before = os.getloadavg()
+    rows = []
+    for args, expect in SUBTRACTION:
+        argv = [sys.executable, "-m", "puzzlesearch", *args, "--quiet"]
+        measure(argv, repeats=1)  # numba's cache
+        m = measure(argv, repeats=3)
+        last = m["stdout"].strip().splitlines()[-1].strip()
+        assert expect in m["stdout"], m["stdout"]
+        rows.append({"command": "puzzlesearch " + " ".join(args), "seconds": m["seconds"], "runs": m["runs"],
+                     "peak MiB": m["peak_mib"], "output": last})
+        print(f"{rows[-1]['command']}: {m['seconds']:.2f} s", file=sys.stderr)
+    load_after = os.getloadavg()
+    print_table("subtraction games (fresh process each; median of 3)", rows,
+                ["command", "seconds", "peak MiB", "output"])
+    print(f"\nload average before {load_before[0]:.2f}, after {load_after[0]:.2f} (1-minute)")
+    write_results("games_subtraction", rows, {"load_average_before": load_before,
+                                               "load_average_after": load_after,
+                                               "target_seconds": SUBTRACTION_TARGET})
+    first = rows[0]
+    if first["seconds"] > SUBTRACTION_TARGET:
+        sys.exit(f"{first['command']} took {first['seconds']:.1f} s, "
+                 f"over the {SUBTRACTION_TARGET:.0f} s target")
+
+
 if __name__ == "__main__":
-    if "--survey" in sys.argv:
+    if "--subtraction" in sys.argv:
+        subtraction_main()
+    elif "--survey" in sys.argv:
         survey_main(sys.argv[1:])
     elif "--frontier" in sys.argv:
         frontier_main()

@@ -15,4 +15,10 @@ def whole(value: object, what: str) -> int:
         raise ValueError(f"{what} must be a whole number, got {value!r}") from None
 
 
-__all__ = ["whole"]
+def digits_text(digits: str) -> str:
+    """A number as typed, for a one-line message: whole up to 20 digits, else its ends and
+    its length, so a value is never shown cut short as if it were another number."""
+    return digits if len(digits) <= 20 else f"{digits[:8]}...{digits[-4:]} ({len(digits)} digits)"
+
+
+__all__ = ["digits_text", "whole"]

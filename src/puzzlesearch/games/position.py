@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from puzzlesearch.engine.options import RunOptions
+from puzzlesearch.engine.params import digits_text
 
 from .rules import (
     OctalCode,
@@ -111,7 +112,7 @@ def parse_heaps(text: str) -> tuple[int, ...]:
             what = "an empty heap size" if not item else repr(item[:20])
             raise ValueError(f"--heaps: {what} is not a whole number 0..{COUNT_MAX - 1:,}")
         if len(item) > 9 or int(item) >= COUNT_MAX:
-            raise ValueError(f"--heaps: {item[:20]} is beyond the largest heap, {COUNT_MAX - 1:,}")
+            raise ValueError(f"--heaps: {digits_text(item)} is beyond the largest heap, {COUNT_MAX - 1:,}")
         heaps.append(int(item))
     return tuple(heaps)
 

@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import combinations_with_replacement
 
+from puzzlesearch.engine.params import digits_text
+
 from .general import Sum
 
 # ---------------------------------------------------------------- cutting game (POJ 2311)
@@ -236,7 +238,7 @@ def parse_subtraction(text: str) -> SubtractionSet:
             what = "an empty element" if not item else repr(item[:20])
             raise ValueError(f"{where}: {what} is not a whole number 1..{SUBTRACTION_MAX:,}")
         if len(item) > 7 or not 1 <= int(item) <= SUBTRACTION_MAX:
-            raise ValueError(f"{where}: {item[:20]} is outside 1..{SUBTRACTION_MAX:,}")
+            raise ValueError(f"{where}: {digits_text(item)} is outside 1..{SUBTRACTION_MAX:,}")
         if int(item) in moves:
             raise ValueError(f"{where}: {int(item)} is repeated")
         moves.append(int(item))

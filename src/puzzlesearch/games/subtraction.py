@@ -7,7 +7,9 @@ many windows of m values), and as soon as one window repeats, G(n) = G(n + p) fo
 consecutive n from e on, the sequence is periodic with period p from e on (*Winning
 Ways*, ch. 4). The values come from a numba kernel (``kernels.subtraction_range``, the
 plain mex over the |S| options) and the period from ``kernels.window_period_kernel``:
-the least p, with the least preperiod e, that the computed values prove.
+the least p, with the least preperiod e, that the computed values prove, in time linear
+in the count (``kernels.least_repeat``: long runs of equal values, as in S = {10^6}, are
+compared by a rolling hash).
 
     >>> r = subtraction_values("1,3,4", 20)
     >>> r.values.tolist()[:14], r.period, r.preperiod
