@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import os
 import sys
 import threading
@@ -59,10 +60,21 @@ def warn(message: str) -> None:
 
 
 def emit_json(obj: Any) -> None:
-    """Print one JSON object (dataclasses become dicts)."""
+    """Print one JSON object (dataclasses become dicts), strict JSON: a float that is not
+    finite (NaN, infinity; JSON has no word for them) is printed as null."""
     if is_dataclass(obj) and not isinstance(obj, type):
         obj = asdict(obj)
-    click.echo(json.dumps(obj, separators=(",", ":")))
+    click.echo(json.dumps(_finite(obj), separators=(",", ":"), allow_nan=False))
+
+
+def _finite(obj: Any) -> Any:
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return None
+    if isinstance(obj, dict):
+        return {k: _finite(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [_finite(v) for v in obj]
+    return obj
 
 
 # --- groups ------------------------------------------------------------------------------------------
@@ -122,17 +134,21 @@ class GiB(click.ParamType):
 
 
 class Workers(click.ParamType):
-    """--workers N: a whole number >= 1 (not 1e9, not 10**20)."""
+    """--workers N: a whole number from 1 to `most` (not 1e9, not 10**20); `most` is the
+    command's own limit where its library has one."""
 
     name = "N"
+
+    def __init__(self, most: int = 4096) -> None:
+        self.most = most
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
         try:
             n = int(str(value).strip())
         except ValueError:
             self.fail(f"must be a whole number, got {value!r}", param, ctx)
-        if not 1 <= n <= 4096:
-            self.fail(f"must be between 1 and 4096, got {value}", param, ctx)
+        if not 1 <= n <= self.most:
+            self.fail(f"must be between 1 and {self.most}, got {value}", param, ctx)
         return n
 
 

@@ -120,11 +120,48 @@ def test_a_checkpoint_of_another_run_is_refused(tmp_path):
     (["-n", "5", "--start", "x y"], "whole numbers"),
     (["-n", "5", "--start", "3 1 2 5 4", "--mode", "backward"], "applies to the forward search"),
     (["-n", "5", "--start", "3 1 2 5 4", "--mode", "forward", "--no-deep"], "cannot go with --no-deep"),
+    (["-n", "5", "--start", ""], "the deck is empty"),
+    (["-n", "5", "--start", " , "], "the deck is empty"),
 ])
 def test_a_bad_start_deck_is_one_line(args, words):
     r = run_cli("topswops", "solve", *args)
     assert_bad_input(r)
     assert words in r.err
+
+
+def test_an_empty_deck_to_play_is_called_empty():
+    r = run_cli("topswops", "play", "")
+    assert_bad_input(r)
+    assert "the deck is empty" in r.err and "1..0" not in r.err
+
+
+@pytest.mark.parametrize("flag", ["--deep", "--no-deep"])
+def test_deep_or_not_is_refused_with_the_backward_search(flag):
+    # the backward search has no deep variant, as it has no --start or --checkpoint
+    r = run_cli("topswops", "solve", "-n", "5", "--mode", "backward", flag)
+    assert_bad_input(r)
+    assert f"{flag} applies to the forward search" in r.err
+
+
+@pytest.mark.parametrize("args", [
+    ["--deep"],
+    ["--start", "1"],
+    ["--mode", "forward", "--deep"],
+    ["--mode", "forward", "--start", "1"],
+])
+def test_one_card_makes_no_step_with_the_deep_search_too(args, tmp_path):
+    r = run_cli("topswops", "solve", "-n", "1", *args, "--store", tmp_path / "s.sqlite", "--json")
+    assert r.code == 0, r.err
+    j = r.json()
+    assert j["forward"] == 0 and j["decks"] == [[1]] and j.get("backward", 0) == 0
+
+
+def test_optimal_says_which_forward_search_it_runs():
+    from puzzlesearch.topswops import api
+
+    text = " ".join(run_cli("topswops", "optimal", "--help").out.split())
+    assert f"from n = {api.DEEP_FROM} on the deep search" in text and "Knuth's forward search" in text
+    assert "--deep" not in text  # optimal takes the default of solve, with no flag to change it
 
 
 def test_the_deep_search_from_a_given_deck_finds_every_optimal_deck(tmp_path):
@@ -139,3 +176,13 @@ def test_the_deep_search_from_a_given_deck_finds_every_optimal_deck(tmp_path):
     assert j2["forward"] == 51 and j2["decks"] == j["decks"]
     b = j2["start"]["bottom"]
     assert b["target"] == 51 and b["bound"] < 38  # below f(10) = 38
+
+
+def test_the_deep_search_takes_more_workers_than_long_runs_threads(tmp_path):
+    # the forward search's --workers go up to click's limit; its `long` step uses at most its own
+    from puzzlesearch.topswops import api
+
+    r = run_cli("topswops", "solve", "-n", "6", "--mode", "forward", "--deep", "--workers",
+                str(api.MAX_LONG_WORKERS + 1), "--store", tmp_path / "s.sqlite", "--json")
+    assert r.code == 0, r.err
+    assert r.json()["forward"] == F[6]

@@ -2,9 +2,13 @@
 random-probe estimate of the forward search): against the published f(n), the plain rules,
 and the real forward kernel's node counts."""
 
+import importlib
+import json
 import signal
 import subprocess
 import sys
+import threading
+import time
 
 import numpy as np
 import pytest
@@ -13,6 +17,10 @@ from conftest import assert_bad_input, load_data, run_cli
 from puzzlesearch.topswops import api, rules
 from puzzlesearch.topswops.estimate import estimate
 from puzzlesearch.topswops.forward import _bound_array, _search
+from puzzlesearch.topswops.long_kernel import COUNT, DEPTH, DONE, NEXT, beam_kernel, beam_walk, start_deck
+
+# the module, not the function `long` the package re-exports under the same name
+long_module = importlib.import_module("puzzlesearch.topswops.long")
 
 DATA = load_data("topswops")
 F = {int(k): v for k, v in DATA["max_steps"]["values"].items()}
@@ -84,18 +92,16 @@ def test_long_reaches_f_n_at_the_frontier(n):
 
 
 def test_the_widest_beam_that_fits_runs_again(monkeypatch):
-    from puzzlesearch.topswops import long as long_module
-    from puzzlesearch.topswops import long_kernel
-
     widths = []
-    real = long_kernel.beam_kernel
+    real = long_module.beam
     monkeypatch.setattr(long_module, "BEAM_BYTES", long_module.beam_bytes(12, 256))  # widths 64..256 fit
 
     def beam(n, width, *rest):
-        widths.append(width)
+        if n == 12:  # not the kernels' loading, on two cards
+            widths.append(width)
         return real(n, width, *rest)
 
-    monkeypatch.setattr(long_kernel, "beam_kernel", beam)
+    monkeypatch.setattr(long_module, "beam", beam)
     api.long(12, seconds=3, seed=1, workers=1)
     assert widths[:3] == [64, 128, 256] and len(widths) >= 5 and set(widths[3:]) == {256}
 
@@ -182,10 +188,127 @@ def test_estimate_prints_nodes_error_speed_and_time(tmp_path):
     assert lines[2].startswith("speed: ") and lines[3].endswith("on 2 worker(s)")
 
 
-def test_estimate_refuses_a_missing_long_bound(tmp_path):
+def test_estimate_names_every_missing_bound_and_the_one_run_that_gives_them(tmp_path):
     r = run_cli("topswops", "estimate", "-n", "15", "--store", str(tmp_path / "s.sqlite"))
     assert_bad_input(r)
-    assert "f(13)" in r.err
+    assert "needs f(13) and f(14) in the results store" in r.err
+    assert "`puzzlesearch topswops solve -n 14 --mode forward` first (it computes f(13) on the way)" in r.err
+    r = run_cli("topswops", "estimate", "-n", "14", "--store", str(tmp_path / "s.sqlite"))
+    assert "needs f(13) in the results store" in r.err and "solve -n 13 --mode forward` first\n" in r.err
+
+
+def _strict(text: str) -> dict:
+    """JSON as the standard has it: NaN and Infinity are not JSON."""
+    def refuse(word):
+        raise ValueError(f"not JSON: {word}")
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_an_estimate_from_one_probe_has_no_standard_error(tmp_path):
+    store = str(tmp_path / "s.sqlite")
+    r = run_cli("topswops", "estimate", "-n", "8", "--probes", "1", "--json", "--store", store)
+    assert r.code == 0, r.err
+    j = _strict(r.out)
+    assert j["stderr"] is None and j["probes"] == 1 and j["nodes"] >= 1
+    r = run_cli("topswops", "estimate", "-n", "8", "--probes", "1", "--store", store)
+    assert "no standard error from 1 probe" in r.out.splitlines()[1] and "nan" not in r.out
+
+
+def test_json_output_has_null_where_a_number_is_not_finite(capsys):
+    from puzzlesearch import clikit
+
+    clikit.emit_json({"a": float("nan"), "b": [1.5, float("inf"), -float("inf")], "c": {"d": float("nan")}})
+    assert _strict(capsys.readouterr().out) == {"a": None, "b": [1.5, None, None], "c": {"d": None}}
+
+
+def test_the_workers_limit_of_long_is_the_same_in_click_and_in_the_library():
+    limit = api.MAX_LONG_WORKERS
+    r = run_cli("topswops", "long", "-n", "5", "--workers", str(limit + 1))
+    assert_bad_input(r)
+    assert f"must be between 1 and {limit}, got {limit + 1}" in r.err
+    with pytest.raises(ValueError, match=f"between 1 and {limit}"):
+        api.long(5, seconds=1, workers=limit + 1)
+
+
+def _beam_arrays(n, width):
+    rows = width * (n - 1)
+    cur, cur_free = np.zeros((width, n), np.uint8), np.zeros(width, np.int64)
+    cur[0, 0], cur_free[0] = 1, n - 1
+    scratch = (np.zeros((rows, n), np.uint8), np.zeros(rows, np.int64), np.zeros(rows, np.uint8),
+               np.zeros(rows, np.int64), np.zeros(rows, np.uint64), np.zeros(rows, np.int64))
+    state = np.zeros(5, np.int64)
+    state[COUNT] = 1
+    return cur, cur_free, scratch, state
+
+
+def test_the_beam_kernel_returns_after_its_budget_and_goes_on_where_it_stopped(compiled):
+    n, width, cap = 20, 8, long_module.walk_cap(20)
+    cur, cur_free, scratch, state = _beam_arrays(n, width)
+    par, park = np.zeros((cap, width), np.int32), np.zeros((cap, width), np.uint8)
+    rng = long_module._rng(4)
+    calls = 0
+    while not state[DONE]:
+        before = (int(state[DEPTH]), int(state[NEXT]))
+        assert beam_kernel(n, width, rng, cur, cur_free, *scratch, state, par, park, 0, 1, cap) == 1
+        after = (int(state[DEPTH]), int(state[NEXT]))
+        assert after in ((before[0], before[1] + 1), (before[0] + 1, 0))  # one deck expanded, no more
+        calls += 1
+    depth = int(state[DEPTH])
+    assert calls > depth > 20
+    walk = np.zeros(cap, np.uint8)
+    assert beam_walk(par, park, depth, 0, walk, 0) == 0  # back to the one deck at depth 0
+    one_go, steps = long_module.beam(n, width, long_module._rng(4), cap)
+    assert steps == depth and (one_go == walk).all()
+    deck = tuple(int(x) for x in start_deck(n, walk, depth))
+    assert rules.steps(deck) == depth
+
+
+@pytest.mark.parametrize(("n", "width"), [(2, 64), (7, 64), (13, 128), (40, 16)])
+@pytest.mark.parametrize("rows", [1, 5])
+def test_a_beam_is_the_same_however_its_calls_and_blocks_are_cut(n, width, rows, monkeypatch, compiled):
+    cap = long_module.walk_cap(n)
+    rng_a, rng_b = long_module._rng(n), long_module._rng(n)
+    walk_a, depth_a = long_module.beam(n, width, rng_a, cap)
+    monkeypatch.setattr(long_module, "BLOCK_ROWS", rows)  # parent links in blocks of `rows` depths
+    walk_b, depth_b = long_module.beam(n, width, rng_b, cap)
+    assert depth_a == depth_b and (walk_a == walk_b).all() and rng_a[0] == rng_b[0]
+    assert rules.steps(tuple(int(x) for x in start_deck(n, walk_a, depth_a))) == depth_a
+
+
+def test_a_beam_stopped_early_gives_the_deepest_deck_it_reached(compiled):
+    # n = 255 at width 256: the whole beam takes minutes; its deadline comes after 0.3 s
+    n, cap = 255, long_module.walk_cap(255)
+    t0 = time.perf_counter()
+    walk, depth = long_module.beam(n, 256, long_module._rng(1), cap, deadline=t0 + 0.3)
+    assert time.perf_counter() - t0 < 5  # generous: the clock is read every BEAM_CALL seconds
+    assert 0 < depth < n
+    deck = tuple(int(x) for x in start_deck(n, walk, depth))
+    assert sorted(deck) == list(range(1, n + 1)) and rules.steps(deck) == depth
+    stop = threading.Event()
+    stop.set()
+    _, depth = long_module.beam(n, 256, long_module._rng(1), cap, stop=stop)
+    assert depth <= 1  # one call, of one deck, then it looks at `stop`
+
+
+@pytest.mark.parametrize("most", [1, 700, 10**5])
+def test_the_depth_first_kernel_stops_at_the_nodes_it_is_given(most, compiled):
+    from puzzlesearch.topswops.long_kernel import dfs_kernel
+
+    n, cap = 60, long_module.walk_cap(60)
+    walk, depth = long_module.beam(n, 16, long_module._rng(3), cap)
+    best = walk.copy()
+    steps, rounds, nodes = dfs_kernel(n, best, depth, long_module._rng(5), 10**6, 20, most)
+    assert nodes <= most and rounds < 10**6  # cut long before its rounds were done
+    assert steps >= depth
+    assert rules.steps(tuple(int(x) for x in start_deck(n, best, steps))) == steps
+
+
+@pytest.mark.parametrize("workers", [1, 2, 64])
+def test_long_ends_about_its_seconds_even_in_its_first_beam(workers, compiled):
+    # a first beam at n = 255 runs for minutes; the bound is generous (the benchmark measures)
+    r = api.long(255, seconds=0.5, seed=2, workers=workers)
+    assert r.seconds < 3
+    assert r.steps > 0 and rules.steps(r.deck) == r.steps
 
 
 def test_estimate_is_repeatable_from_its_seed(tmp_path):

@@ -22,6 +22,8 @@ The public API is in api.py (re-exported here). The modules, by job:
 
 from . import rules
 from .api import (
+    DEEP_FROM,
+    MAX_LONG_WORKERS,
     MODES,
     SEARCHES,
     Optimal,
@@ -36,5 +38,5 @@ from .api import (
     solve,
 )
 
-__all__ = ["MODES", "SEARCHES", "Optimal", "Play", "RunOptions", "Solution", "deck", "estimate", "long",
-           "optimal", "play", "rules", "solve"]
+__all__ = ["DEEP_FROM", "MAX_LONG_WORKERS", "MODES", "SEARCHES", "Optimal", "Play", "RunOptions", "Solution",
+           "deck", "estimate", "long", "optimal", "play", "rules", "solve"]

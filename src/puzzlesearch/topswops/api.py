@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.topswops import rules
-from puzzlesearch.topswops.limits import check_n
+from puzzlesearch.topswops.limits import DEEP_FROM, MAX_LONG_WORKERS, check_n
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -94,7 +94,7 @@ def solve(n: int = 10, mode: str = "both", *, run: RunOptions = RunOptions(),  #
     results store (``run.store``) for later forward searches to use as a bound; if that
     fails, ``engine.store.NotSaved`` carries the solution. ``run`` also says where the
     forward search runs (the engine's worker policy: in this process for n < 13, else
-    on all cores) and whether progress is drawn. `deep` (default: n >= deep.DEEP_FROM):
+    on all cores) and whether progress is drawn. `deep` (default: n >= DEEP_FROM):
     the forward search starts at a long deck and prunes with the bound once card n is
     at the bottom (deep.py); it finds the same decks. `start`: a deck found beforehand
     (see :func:`deck`) to start at instead of the one `long` finds (implies `deep`).
@@ -103,6 +103,9 @@ def solve(n: int = 10, mode: str = "both", *, run: RunOptions = RunOptions(),  #
         raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
     n = check_n(n, mode)
     _check_run(mode, run)
+    if deep is not None and mode == "backward":
+        flag = "--deep" if deep else "--no-deep"
+        raise ValueError(f"{flag} applies to the forward search; --mode backward has no deep search")
     if start is not None:
         if mode == "backward":
             raise ValueError("--start applies to the forward search; --mode backward needs no start")
@@ -123,7 +126,7 @@ def solve(n: int = 10, mode: str = "both", *, run: RunOptions = RunOptions(),  #
     if mode in ("forward", "both"):
         from puzzlesearch.topswops import deep as deeper
 
-        if start is not None or (deeper.DEEP_FROM <= n if deep is None else deep):
+        if start is not None or (DEEP_FROM <= n if deep is None else deep):
             details["forward"] = deeper.solve(n, run=run, start=start)
         else:
             details["forward"] = solve_forward(n, run=run)
@@ -188,6 +191,8 @@ def deck(cards: str | Iterable[int | str]) -> tuple[int, ...]:
         cards = tuple(int(w) if isinstance(w, str) else operator.index(w) for w in words)
     except (TypeError, ValueError):
         raise ValueError(f"the deck must be whole numbers, got {' '.join(map(str, words))!r}") from None
+    if not cards:
+        raise ValueError('the deck is empty: give its cards from the top, e.g. "3 1 2"')
     if not rules.is_deck(cards):
         raise ValueError(f"not a permutation of 1..{len(cards)}: {' '.join(map(str, cards))}")
     return cards
@@ -200,5 +205,5 @@ def play(cards: str | Iterable[int | str]) -> Play:
     return Play(deck=d, steps=len(trace) - 1, trace=trace)
 
 
-__all__ = ["MODES", "SEARCHES", "Optimal", "Play", "RunOptions", "Solution", "deck", "estimate", "long",
-           "optimal", "play", "solve"]
+__all__ = ["DEEP_FROM", "MAX_LONG_WORKERS", "MODES", "SEARCHES", "Optimal", "Play", "RunOptions", "Solution",
+           "deck", "estimate", "long", "optimal", "play", "solve"]

@@ -35,7 +35,7 @@ def topswops() -> None:
               help="Backward search, forward search, or both cross-checked.")
 @click.option("--deep/--no-deep", default=None,
               help="Forward search: start at a long deck and bound the steps left once card n is at the "
-                   "bottom by a deeper search at n - 1 (default: on for n >= 14).")
+                   f"bottom by a deeper search at n - 1 (default: on for n >= {api.DEEP_FROM}).")
 @click.option("--start", "start", metavar="DECK", default=None,
               help='A deck found beforehand (e.g. "3 1 2"), replayed: the deep forward search starts at '
                    'its steps.')
@@ -109,14 +109,19 @@ def _verbose(s: api.Solution) -> None:
         click.echo(f"deck: {_deck(deck)}")
 
 
-@topswops.command()
+@topswops.command(help=f"""Every deck of n cards that makes f(n) steps, one per line.
+
+    With --mode forward, the forward search that `solve --mode forward` runs by default:
+    from n = {api.DEEP_FROM} on the deep search (it starts at a long deck and bounds the steps
+    left once card n is at the bottom), below that Knuth's forward search. Both list every
+    deck of f(n) steps.""")
 @click.option("-n", "n", type=int, required=True, help="Number of cards.")
 @click.option("--mode", type=click.Choice(api.SEARCHES), default="forward", show_default=True,
               help="Which search lists the decks.")
 @clikit.run_options(store=True, workers_help=WORKERS_HELP)
 @clikit.json_option
 def optimal(n: int, mode: str, run: RunOptions, as_json: bool) -> None:
-    """Every deck of n cards that makes f(n) steps, one per line."""
+    # the help is the decorator's, which names DEEP_FROM
     with clikit.library_call(run, resumable=mode != "backward"):
         o = clikit.answer(api.optimal, n, mode, run=run)
     if as_json:
@@ -146,7 +151,7 @@ def play(cards: tuple[str, ...], as_json: bool) -> None:
 @click.option("--seconds", type=float, default=60.0, show_default=True, help="Stop after this many seconds.")
 @click.option("--seed", type=click.IntRange(0, SEED_MAX), default=0, show_default=True,
               help="Seed of the random choices.")
-@click.option("--workers", type=clikit.Workers(), default=None,
+@click.option("--workers", type=clikit.Workers(most=api.MAX_LONG_WORKERS), default=None,
               help="Threads, each searching with its own random choices (default: all cores).")
 @clikit.json_option
 def long_decks(n: int, seconds: float, seed: int, workers: int | None, as_json: bool) -> None:
@@ -189,7 +194,9 @@ def estimate(n: int, for_workers: int | None, probes: int, seed: int, run: RunOp
     source = {"store": "f(n) from the results store", "f(n-1)+1": "f(n-1)+1",
               "long": f"the best deck `long` found in {e.long_seconds:.2g} s"}[e.target_from]
     click.echo(f"n={e.n}  target={e.target} ({source}; the search starts at {e.first_target})")
-    click.echo(f"nodes: {e.nodes:.4g} +- {e.stderr:.2g} (standard error, {e.probes} probes); "
-               f"{e.upper:.4g} if no deck raised the target above {e.first_target}")
+    spread = "no standard error from 1 probe" if e.stderr is None else \
+        f"+- {e.stderr:.2g} (standard error, {e.probes} probes)"
+    click.echo(f"nodes: {e.nodes:.4g} {spread}; {e.upper:.4g} if no deck raised the target above "
+               f"{e.first_target}")
     click.echo(f"speed: {e.nodes_per_second / 1e6:.1f} Mnodes/s per worker ({e.sampled_nodes} nodes timed)")
     click.echo(f"expected time: {duration(e.seconds)} on {e.workers} worker(s)")

@@ -31,6 +31,7 @@ import numpy as np
 
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.topswops import calls, rules
+from puzzlesearch.topswops.limits import DEEP_FROM, MAX_LONG_WORKERS
 
 
 def key(n: int) -> str:
@@ -96,12 +97,15 @@ def bottom_bound(n: int, target: int, witness: tuple[int, ...], bounds: list[int
                  run: RunOptions = RunOptions()) -> Bottom | None:  # noqa: B008 (frozen)
     """The bound for n and `target`, `witness` a deck of `target` steps giving k: read back
     from the results store (a bound computed for a target <= this one holds here too) or
-    computed now and stored. None when card n never reaches the bottom in the witness."""
+    computed now and stored. None when card n never reaches the bottom in the witness, or
+    is there from the start (then the witness's game is one of n - 1 cards, and there are
+    no steps before card n reaches the bottom to bound the rest by; n = 1 is the one such
+    case a search meets, its deck (1) making 0 steps)."""
     from puzzlesearch.engine.store import ResultsStore
     from puzzlesearch.topswops.bounds import STORE_PUZZLE
 
     left = steps_left_at_bottom(witness)
-    if left is None:
+    if left is None or left >= target:
         return None
     with ResultsStore(run.store) as db:
         kept = db.get(STORE_PUZZLE, key(n)) or []
@@ -118,12 +122,6 @@ def bottom_bound(n: int, target: int, witness: tuple[int, ...], bounds: list[int
 
 
 __all__ = ["Bottom", "bottom_bound", "compute", "key", "steps_left_at_bottom"]
-
-
-#: from this n on, `topswops solve` starts at a long deck and uses the bottom bound. At n = 13
-#: the search (2.8 s, 7.2e7 nodes against 1.26e8) gains less than `long` and the bound cost
-#: on a first run (3.6 + 3.2 s); from n = 14 on they are a small part of the search
-DEEP_FROM = 14
 
 
 def solve(n: int, *, run: RunOptions = RunOptions(), long_seconds: float | None = None,  # noqa: B008
@@ -162,7 +160,9 @@ def solve(n: int, *, run: RunOptions = RunOptions(), long_seconds: float | None 
         how = {"store": {"steps": steps, "deck": list(witness)}}
     else:
         seconds = long_time(n) if long_seconds is None else long_seconds
-        workers = (run.workers or cores()) if run.scheduler is None else cores()
+        # `long` runs threads of this process, at most MAX_LONG_WORKERS; --workers may ask for more
+        # (processes of the forward search)
+        workers = min((run.workers or cores()) if run.scheduler is None else cores(), MAX_LONG_WORKERS)
         found = long_decks(n, seconds, seed, workers=workers)
         steps, witness = found.steps, found.deck
         how = {"long": {"steps": steps, "deck": list(witness), "seconds": found.seconds}}

@@ -43,7 +43,7 @@ class Estimate:
     long_seconds: float  # how long `long` looked for it (0: not run)
     first_target: int  # f(n-1) + 1, where the real search starts
     nodes: float  # the estimate
-    stderr: float  # its standard error
+    stderr: float | None  # its standard error (None from one probe: no spread to measure)
     probes: int
     nodes_per_level: list[float]  # estimated nodes after l choices
     upper: float  # the estimate with target f(n-1)+1 (the tree if no deck raised the target)
@@ -89,8 +89,13 @@ def _bounds(n: int, store: str | None) -> tuple[list[int], int | None]:
         missing = [m for m in range(LONG_FROM, n) if db.get(STORE_PUZZLE, key(m)) is None]
         known = db.get(STORE_PUZZLE, key(n))
     if missing:
-        raise ValueError(f"the estimate for n={n} needs f({missing[0]}) in the results store; run "
-                         f"`puzzlesearch topswops solve -n {missing[0]} --mode forward` first")
+        # solving the largest one computes and stores the smaller ones on the way (own_bounds)
+        names = [f"f({m})" for m in missing]
+        need = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+        also = "" if len(missing) == 1 else f" (it computes {', '.join(names[:-1])} on the way)"
+        raise ValueError(f"the estimate for n={n} needs {need} in the results store (each f(m) from "
+                         f"m = {LONG_FROM} on is a long run); run "
+                         f"`puzzlesearch topswops solve -n {missing[-1]} --mode forward` first{also}")
     return own_bounds(n, store=store), None if known is None else int(known)
 
 
@@ -165,7 +170,7 @@ def estimate(n: int, workers: int | None = None, probes: int = 200_000, seed: in
     nodes = float(ests.mean())
     return Estimate(
         n=n, target=target, target_from=source, long_seconds=long_seconds, first_target=first, nodes=nodes,
-        stderr=float(ests.std(ddof=1) / np.sqrt(probes)) if probes > 1 else float("nan"),
+        stderr=float(ests.std(ddof=1) / np.sqrt(probes)) if probes > 1 else None,
         probes=probes, nodes_per_level=[float(x) for x in per_level[: n + 1]], upper=upper,
         nodes_per_second=rate, sampled_nodes=sampled, workers=workers,
         seconds=nodes / (rate * workers) if rate > 0 else 0.0, took=time.perf_counter() - t0,

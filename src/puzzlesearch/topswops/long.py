@@ -22,10 +22,22 @@ The workers (--workers, threads) run this loop side by side with their own rando
 numbers; a deck is reported when it beats every worker's best. Measured
 (benchmarks/topswops.py --long): see the README; this is a heuristic, and from n = 17
 on it stays short of f(n).
+
+The run ends `seconds` after long_decks is called (loading or compiling the kernels
+counts): a beam runs in kernel calls of about BEAM_CALL seconds with the clock read
+between them (nopython code cannot read it), and one cut short by the deadline gives the
+deepest deck it has reached; a depth-first call stops at the nodes it can visit in the
+time left (at the speed the worker measured last). With more workers than cores, one
+kernel per core runs at a time, so that no call crawls past the deadline. Numba's first
+compilation cannot be cut short: on a fresh install the first run compiles every kernel
+of the search at its start (about 9 s here) and overruns by that; later runs load them
+from numba's cache.
 """
 
 from __future__ import annotations
 
+import contextlib
+import math
 import operator
 import threading
 import time
@@ -35,6 +47,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from puzzlesearch.topswops import calls, rules
+from puzzlesearch.topswops.limits import MAX_LONG_WORKERS
 
 #: cards are stored as bytes, 0 marking an undecided position: n <= 255
 MAX_LONG = 255
@@ -48,8 +61,18 @@ def walk_cap(n: int) -> int:
 #: bytes the beams of all workers may hold together (each grows its width while its share fits)
 BEAM_BYTES = 1 << 31
 FIRST_WIDTH = 64
+#: seconds a depth-first kernel call aims at, and a beam's kernel calls: the clock is read
+#: between calls, so the beam's bound how far a run can go past its deadline (a depth-first
+#: call is also cut at the nodes it can visit in the time left, at the speed last measured)
 DFS_CALL = 0.2
+BEAM_CALL = 0.05
 DFS_BUDGET_LOG = 20
+#: depth-first nodes per second assumed until a call has measured them: below the speed
+#: measured at every n (n = 255: 1.6e6, n = 16: 1.4e7), so that a first call near the
+#: deadline ends in time
+DFS_FIRST_SPEED = 1e6
+#: depths of parent links per block a beam allocates as it goes deeper
+BLOCK_ROWS = 256
 
 
 @dataclass(frozen=True)
@@ -111,20 +134,25 @@ def long_decks(n: int, seconds: float = 60.0, seed: int = 0,
                workers: int = 1) -> LongResult:
     """The longest deck found in about `seconds` (beam searches of doubling width and
     depth-first searches from the best walk, see the module docstring), on `workers`
-    threads, each with its own random numbers (from `seed` and its number). Each longer
+    threads (at most MAX_LONG_WORKERS; a kernel per core runs at a time), each with its own
+    random numbers (from `seed` and its number). Each longer
     deck is replayed with rules.steps, then passed to `report` at once. Ctrl-C raises
     KeyboardInterrupt (the kernels run through engine.interrupt); what was reported stays.
     For n = 1 the deck (1) makes 0 steps. `goal`: stop as soon as a deck makes that many."""
+    t0 = time.perf_counter()  # the kernels' loading (numba) counts in the run's seconds
+    n, seconds = check(n, seconds)
+    if not 1 <= workers <= MAX_LONG_WORKERS:
+        raise ValueError(f"--workers must be between 1 and {MAX_LONG_WORKERS} for long, got {workers}")
     from puzzlesearch.engine import interrupt
+    from puzzlesearch.engine.options import cores
     from puzzlesearch.topswops.long_kernel import start_deck
 
-    n, seconds = check(n, seconds)
-    if not 1 <= workers <= 1024:
-        raise ValueError(f"workers must be between 1 and 1024, got {workers}")
-    t0 = time.perf_counter()
     result = LongResult(n=n, seed=seed)
     lock = threading.Lock()
     stop = threading.Event()
+    # at most a kernel per core at once: with more workers than cores, each kernel call
+    # still runs at a core's speed, so that the calls under way at the deadline end soon
+    slots = threading.BoundedSemaphore(min(workers, cores()))
 
     def found(walk: np.ndarray, steps: int, method: str) -> bool:
         """Report the walk's deck if it beats the best of every worker (under the lock)."""
@@ -146,7 +174,9 @@ def long_decks(n: int, seconds: float = 60.0, seed: int = 0,
             return True
 
     found(np.zeros(walk_cap(n), np.uint8), 0, "start")
-    jobs = [lambda w=w: _search(n, seconds, _rng(seed + (w << 40)), t0, found, stop,
+    if n > 1:
+        _load_kernels()
+    jobs = [lambda w=w: _search(n, t0 + seconds, _rng(seed + (w << 40)), found, stop, slots,
                                 BEAM_BYTES // workers, f" (worker {w})" if workers > 1 else "")
             for w in range(workers)]
     try:
@@ -157,12 +187,72 @@ def long_decks(n: int, seconds: float = 60.0, seed: int = 0,
     return result
 
 
-def _search(n: int, seconds: float, rng: np.ndarray, t0: float, found: Callable[[np.ndarray, int, str], bool],
-            stop: threading.Event, budget: int, who: str) -> None:
+def _load_kernels() -> None:
+    """Every kernel of the search called once on a tiny input: loaded from numba's cache,
+    or compiled on a fresh install. So a run that compiles compiles them all, at its start
+    (its seconds count it), rather than a later run compiling the one it had not reached."""
+    from puzzlesearch.topswops.long_kernel import dfs_kernel
+
+    beam(2, 1, _rng(0), 2)
+    calls.call(dfs_kernel, 2, np.zeros(2, np.uint8), 0, _rng(0), 1, DFS_BUDGET_LOG, 1)
+
+
+def beam(n: int, width: int, rng: np.ndarray, maxdepth: int, deadline: float = math.inf,
+         stop: threading.Event | None = None, slots: threading.Semaphore | None = None
+         ) -> tuple[np.ndarray, int]:
+    """A beam search of `width` (long_kernel.beam_kernel) to at most `maxdepth` un-moves,
+    ending when the beam does, at `deadline` (a time.perf_counter() value) or when `stop`
+    is set: the walk of a deepest deck reached (an array of maxdepth un-moves) and its
+    length. The kernel is called again and again, each call sized to about BEAM_CALL
+    seconds (and to the time left), so that the clock is read often; where the calls end
+    changes nothing in the beam (the kernel's docstring). Each call holds one of `slots`."""
+    from puzzlesearch.topswops.long_kernel import COUNT, DEPTH, DONE, beam_kernel, beam_walk
+
+    rows = width * (n - 1)  # every legal un-move of every deck: at most n - 1 each
+    cur = np.zeros((width, n), np.uint8)
+    cur_free = np.zeros(width, np.int64)
+    kids = np.zeros((rows, n), np.uint8)
+    kid_from, kid_k = np.zeros(rows, np.int64), np.zeros(rows, np.uint8)
+    score, keys, order = np.zeros(rows, np.int64), np.zeros(rows, np.uint64), np.zeros(rows, np.int64)
+    cur[0, 0] = 1
+    cur_free[0] = n - 1
+    state = np.zeros(5, np.int64)
+    state[COUNT] = 1
+    blocks: list[tuple[int, np.ndarray, np.ndarray]] = []  # (first depth, parents, un-moves)
+    budget = 1  # decks to expand in the next call; grows to BEAM_CALL seconds' worth
+    while not state[DONE]:
+        depth = int(state[DEPTH])
+        if not blocks or depth - blocks[-1][0] == len(blocks[-1][1]):
+            size = min(BLOCK_ROWS, maxdepth - depth)
+            blocks.append((depth, np.zeros((size, width), np.int32), np.zeros((size, width), np.uint8)))
+        base, par, park = blocks[-1]
+        with slots or contextlib.nullcontext():
+            c0 = time.perf_counter()
+            if c0 >= deadline:
+                break
+            work = calls.call(beam_kernel, n, width, rng, cur, cur_free, kids, kid_from, kid_k, score, keys,
+                              order, state, par, park, base, budget, maxdepth)
+            now = time.perf_counter()
+        if now >= deadline or (stop is not None and stop.is_set()):
+            break
+        speed = max(work, 1) / max(now - c0, 1e-6)
+        budget = max(1, min(10 * budget, int(speed * min(BEAM_CALL, deadline - now))))
+    depth = int(state[DEPTH])
+    walk = np.zeros(maxdepth, np.uint8)
+    b = 0  # the walk of deck 0 at the last depth, read back through the parents
+    for base, par, park in reversed(blocks):
+        if depth > base:
+            b = beam_walk(par, park, min(len(par), depth - base), b, walk, base)
+    return walk, depth
+
+
+def _search(n: int, deadline: float, rng: np.ndarray, found: Callable[[np.ndarray, int, str], bool],
+            stop: threading.Event, slots: threading.Semaphore, budget: int, who: str) -> None:
     """One worker: beam searches of doubling width while the next fits in `budget` bytes
     (then again at the widest that fits, each with new random tie-breaks) and in the time
-    left, and between them depth-first searches from two walks."""
-    from puzzlesearch.topswops.long_kernel import beam_kernel, dfs_kernel
+    left, and between them depth-first searches from two walks; all of it ends at
+    `deadline` (time.perf_counter()). Each kernel call holds one of `slots`."""
+    from puzzlesearch.topswops.long_kernel import dfs_kernel
 
     cap = walk_cap(n)
     # two walks improved by depth-first searches: pools[0] takes each better beam walk,
@@ -170,14 +260,14 @@ def _search(n: int, seconds: float, rng: np.ndarray, t0: float, found: Callable[
     pools = [np.zeros(cap, np.uint8), np.zeros(cap, np.uint8)]
     lengths = [0, 0]
     width, beam_took, tries = FIRST_WIDTH, 0.0, 1
+    speed = DFS_FIRST_SPEED
     while not stop.is_set() and n > 1:
-        left = seconds - (time.perf_counter() - t0)
+        left = deadline - time.perf_counter()
         if left <= 0:
             break
         if beam_bytes(n, width) <= budget and beam_took * 2.5 < left:
-            walk = np.zeros(cap, np.uint8)
             b0 = time.perf_counter()
-            steps = calls.call(beam_kernel, n, width, rng, walk, cap)
+            walk, steps = beam(n, width, rng, cap, deadline, stop, slots)
             beam_took = time.perf_counter() - b0
             if steps > lengths[0]:
                 pools[0][:] = walk
@@ -187,8 +277,17 @@ def _search(n: int, seconds: float, rng: np.ndarray, t0: float, found: Callable[
                 width *= 2
             # else the widest beam that fits runs again, with new random tie-breaks
         for p in range(2):
-            d0 = time.perf_counter()
-            steps, done = calls.call(dfs_kernel, n, pools[p], lengths[p], rng, tries, DFS_BUDGET_LOG)
+            with slots:
+                d0 = time.perf_counter()
+                left = deadline - d0
+                if left <= 0:  # (a `stop` is seen at the loop's head, after both calls)
+                    break
+                most = max(1, int(speed * left))  # the nodes it can visit before the deadline
+                steps, done, nodes = calls.call(dfs_kernel, n, pools[p], lengths[p], rng, tries,
+                                                DFS_BUDGET_LOG, most)
+                ran = time.perf_counter() - d0
+            if ran > 1e-3:  # long enough for the call's overhead not to count
+                speed = nodes / ran
             lengths[p] = steps
             if not found(pools[p], steps, f"dfs{who}") and done == tries and p == 1:
                 # aim at calls of about DFS_CALL seconds, to stop on time
@@ -196,4 +295,5 @@ def _search(n: int, seconds: float, rng: np.ndarray, t0: float, found: Callable[
                 tries = max(1, min(10 * tries, int(tries * DFS_CALL / max(took, 1e-6))))
 
 
-__all__ = ["MAX_LONG", "Improvement", "LongResult", "beam_bytes", "check", "long_decks", "walk_cap"]
+__all__ = ["MAX_LONG", "Improvement", "LongResult", "beam", "beam_bytes", "check",
+           "long_decks", "walk_cap"]

@@ -55,11 +55,13 @@ def _undo(deck, used, k):
 
 
 @njit(cache=True, nogil=True)
-def dfs_kernel(n, best, best_len, rng, tries, budget_log):
+def dfs_kernel(n, best, best_len, rng, tries, budget_log, max_nodes):
     """At most `tries` rounds, each the best walk's first c un-moves (c random) followed by
     a depth-first search over the legal un-moves, children in random order, stopped after
     a random number of nodes up to 2**budget_log. The longest walk met at least as long as
-    the best replaces it; one strictly longer ends the call. Returns (best length, rounds)."""
+    the best replaces it; one strictly longer ends the call, and so does the max_nodes-th
+    node of the call (the driver's deadline, in nodes; the round then ends there as if its
+    budget were spent). Returns (best length, rounds, nodes)."""
     cap = len(best)
     deck = np.zeros(n, np.uint8)
     used = np.zeros(n + 1, np.bool_)
@@ -68,6 +70,7 @@ def dfs_kernel(n, best, best_len, rng, tries, budget_log):
     cand = np.zeros((cap + 1, n), np.uint8)
     ncand = np.zeros(cap + 1, np.int64)
     top = np.zeros(cap, np.uint8)
+    total = 0
     for t in range(tries):
         if best_len == 0 or _below(rng, 2) == 0:
             c = _below(rng, best_len + 1)
@@ -86,6 +89,7 @@ def dfs_kernel(n, best, best_len, rng, tries, budget_log):
         level = c
         ncand[level] = _legal(n, deck, used, cand[level], rng)
         nodes = 0
+        budget = min(budget, max_nodes - total)
         while nodes < budget:
             if ncand[level] == 0:
                 if level == c:
@@ -115,13 +119,16 @@ def dfs_kernel(n, best, best_len, rng, tries, budget_log):
                 ncand[level] = 0
             else:
                 ncand[level] = _legal(n, deck, used, cand[level], rng)
+        total += nodes
         if deepest >= best_len and deepest > c:
             best[:deepest] = top[:deepest]
             better = deepest > best_len
             best_len = deepest
             if better:
-                return best_len, t + 1
-    return best_len, tries
+                return best_len, t + 1, total
+        if total >= max_nodes:
+            return best_len, t + 1, total
+    return best_len, tries, total
 
 
 @njit(cache=True, inline="always")
@@ -139,31 +146,37 @@ def _legal(n, deck, used, out, rng):
     return m
 
 
+#: the fields of a beam's `state` (int64): its depth, the decks at that depth, the next of
+#: them to expand, the children made so far at the next depth, and 1 once the beam has ended
+DEPTH, COUNT, NEXT, KIDS, DONE = range(5)
+
+
 @njit(cache=True, nogil=True)
-def beam_kernel(n, width, rng, best, maxdepth):
+def beam_kernel(n, width, rng, cur, cur_free, kids, kid_from, kid_k, score, keys, order, state,
+                par, park, base, budget, maxdepth):
     """Beam search backward from "1 _ ... _": at each depth keep the `width` partial decks
     of the highest score, unassigned positions + MOBILITY x legal un-moves (ties at
     random; a counting sort, the scores being small), no deck twice,
-    expand each by every legal un-move. Stops when no deck is left or at maxdepth.
-    Writes the walk of a deepest deck into best[:depth] and returns depth."""
-    cur = np.zeros((width, n), np.uint8)
-    cur_free = np.zeros(width, np.int64)
-    kids = np.zeros((width * (n - 1), n), np.uint8)
-    kid_from = np.zeros(width * (n - 1), np.int64)
-    kid_k = np.zeros(width * (n - 1), np.uint8)
-    score = np.zeros(width * (n - 1), np.int64)
-    keys = np.zeros(width * (n - 1), np.uint64)
-    order = np.zeros(width * (n - 1), np.int64)
-    par = []  # par[d][b], park[d][b]: the parent and the un-move of deck b at depth d + 1
-    park = []
+    expand each by every legal un-move. Ends when no deck is left or at maxdepth.
+
+    Resumable, so that the driver can read the clock between calls (nopython code cannot):
+    everything a beam keeps is in the caller's arrays. cur[:state[COUNT]] (width x n) are
+    the decks at depth state[DEPTH] and cur_free their unassigned positions; kids, kid_from,
+    kid_k, score, keys and order (width x (n - 1) rows) the next depth's children, made
+    from cur[:state[NEXT]] so far; par[d - base, b] and park[d - base, b] the parent and
+    the un-move of deck b at depth d + 1, for the depths base..base + len(par) - 1. A call
+    returns after expanding `budget` decks (at least one), when par is full (call again
+    with the next rows), or when the beam has ended (state[DONE] = 1). A run cut into
+    calls anywhere, with any budgets, gives the same beam and the same random numbers.
+    Returns the decks expanded (the call's work)."""
+    depth, ncur, b, m = state[DEPTH], state[COUNT], state[NEXT], state[KIDS]
     used = np.zeros(n + 1, np.bool_)
-    cur[0, 0] = 1
-    cur_free[0] = n - 1
-    ncur = 1
-    depth = 0
-    while depth < maxdepth:
-        m = 0
-        for b in range(ncur):
+    work = 0
+    while depth < maxdepth and depth - base < par.shape[0]:
+        while b < ncur:
+            if work >= budget:
+                state[DEPTH], state[COUNT], state[NEXT], state[KIDS] = depth, ncur, b, m
+                return work
             used[:] = False
             for i in range(n):
                 used[cur[b, i]] = True
@@ -194,7 +207,10 @@ def beam_kernel(n, width, rng, best, maxdepth):
                     kid_from[m] = b
                     kid_k[m] = k
                     m += 1
+            b += 1
+            work += 1
         if m == 0:
+            state[DONE] = 1
             break
         # the children by decreasing score, in random order within a score (a counting
         # sort: scores are below (1 + MOBILITY) * n; an argsort took most of the time)
@@ -213,12 +229,11 @@ def beam_kernel(n, width, rng, best, maxdepth):
             for i in range(start[bucket + 1] - 1, lo, -1):
                 j = lo + _below(rng, i - lo + 1)
                 order[i], order[j] = order[j], order[i]
+        # the kept children overwrite cur: each is a copy, and its parent is in par
         seen = set()
         seen.add(np.uint64(0))
         nnext = 0
-        nxt = np.zeros((min(width, m), n), np.uint8)
-        par.append(np.zeros(min(width, m), np.int32))
-        park.append(np.zeros(min(width, m), np.uint8))
+        d = depth - base
         for o in order[:m]:
             if nnext >= width:
                 break
@@ -226,25 +241,34 @@ def beam_kernel(n, width, rng, best, maxdepth):
             if h in seen:
                 continue
             seen.add(h)
-            nxt[nnext] = kids[o]
-            par[depth][nnext] = kid_from[o]
-            park[depth][nnext] = kid_k[o]
-            nnext += 1
-        for b in range(nnext):
-            cur[b] = nxt[b]
+            cur[nnext] = kids[o]
             f = 0
             for i in range(n):
-                if nxt[b, i] == 0:
+                if kids[o, i] == 0:
                     f += 1
-            cur_free[b] = f
+            cur_free[nnext] = f
+            par[d, nnext] = kid_from[o]
+            park[d, nnext] = kid_k[o]
+            nnext += 1
         ncur = nnext
         depth += 1
-    # the walk to deck 0 of the last level, read back through the parents
-    b = 0
-    for d in range(depth - 1, -1, -1):
-        best[d] = park[d][b]
-        b = par[d][b]
-    return depth
+        b = 0
+        m = 0
+    if depth >= maxdepth:
+        state[DONE] = 1
+    state[DEPTH], state[COUNT], state[NEXT], state[KIDS] = depth, ncur, b, m
+    return work
+
+
+@njit(cache=True, nogil=True)
+def beam_walk(par, park, rows, b, best, base):
+    """Read back through rows[:rows] of one block of a beam's parent links (depths base..,
+    see beam_kernel): the un-moves into best[base:base + rows], starting from deck b at
+    depth base + rows. Returns the deck at depth base it comes from."""
+    for d in range(rows - 1, -1, -1):
+        best[base + d] = park[d, b]
+        b = par[d, b]
+    return b
 
 
 @njit(cache=True)
@@ -267,4 +291,4 @@ def start_deck(n, walk, length):
     return deck
 
 
-__all__ = ["beam_kernel", "dfs_kernel", "start_deck"]
+__all__ = ["COUNT", "DEPTH", "DONE", "KIDS", "NEXT", "beam_kernel", "beam_walk", "dfs_kernel", "start_deck"]
