@@ -1,11 +1,12 @@
 # Two commands do all the set-up on a fresh machine:
 #   make run   -> .venv with the package, then the main job (topswops f(10), both methods)
-#   make test  -> .venv with the dev extras, then lint and the test suite
+#   make test  -> .venv with the dev extras, then lint and the fast lane of the tests (a few minutes)
+#   make test-all -> the same, then every test (the slow ones too): what CI runs
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run test lint bench clean
+.PHONY: run test test-all lint bench clean
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -22,8 +23,13 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/activate
 run: $(VENV)/.installed
 	$(BIN)/puzzlesearch topswops solve --mode both -n 10
 
-test: $(VENV)/.installed-dev
+lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check src tests benchmarks
+
+test: lint
+	$(BIN)/python -m pytest -q -m "not slow"
+
+test-all: lint
 	$(BIN)/python -m pytest -q
 
 bench: $(VENV)/.installed-dev

@@ -95,3 +95,14 @@ def _private_results_store(tmp_path_factory):
     mp.setenv("PUZZLESEARCH_STORE", str(tmp_path_factory.mktemp("store") / "results.sqlite"))
     yield
     mp.undo()
+
+
+@pytest.fixture(scope="session")
+def dask_cluster():
+    """The address of one Dask LocalCluster (2 worker processes, 1 thread each) shared by
+    every test that runs work on a cluster: starting one costs seconds, and the tests must
+    give the same answers on a cluster that is reused, as a user's is."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=":0",
+                                  host="127.0.0.1") as cluster:
+        yield cluster.scheduler_address
