@@ -1,4 +1,4 @@
-"""The README tells the truth (issue 11, item 5).
+"""The README tells the truth.
 
 - Its Python API examples run as doctests: every ```python or ```pycon block of README.md
   is one doctest (ELLIPSIS and NORMALIZE_WHITESPACE on, so a timing or a long value may be
@@ -11,8 +11,8 @@
   stdout and stderr, normalised by readme_examples.NORMALISE, equal the lines the README
   shows after it.
 
-For the full list, and for the before/after comparison of issue 11 (the same bytes as the
-code before the refactor), run `python tests/readme_examples.py --compare
+For the full list, and to compare every command's output with a recorded run (the same
+bytes before and after a refactor), run `python tests/readme_examples.py --compare
 tests/data/readme_examples_before.json`.
 """
 
@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import doctest
 import importlib.util
+import shlex
 import sys
 from pathlib import Path
 
 import pytest
 
 import puzzlesearch
+from conftest import run_cli
 
 # tests/ is not a package: load the script beside this file by its path.
 _script = Path(__file__).with_name("readme_examples.py")
@@ -62,6 +64,38 @@ def runner():
         yield r
 
 
+def _in_process(example) -> list[str] | None:
+    """The arguments of an example that is one plain `puzzlesearch ...` command (no pipe,
+    redirection, variable or shell step before it), which can run in this process; else None."""
+    if any(c in example.command for c in "|<>;&$`*?") or example.command in rx.TIMED:
+        return None
+    if any(step[0] != "write" for step in rx.SETUP.get(example.command, [])):
+        return None
+    words = shlex.split(example.command, comments=True)
+    return words[1:] if words[:1] == ["puzzlesearch"] else None
+
+
+IN_PROCESS = [e for e in COMMANDS if _in_process(e) is not None]
+
+
+@pytest.mark.parametrize("example", IN_PROCESS, ids=[f"README:{e.line}" for e in IN_PROCESS])
+def test_readme_command_prints_what_the_readme_shows_in_process(example, tmp_path, monkeypatch):
+    """The fast lane's check of the README: the plain commands, run in this process (the
+    full lane runs every command as a user would, each in a fresh process)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PUZZLESEARCH_STORE", str(tmp_path / "store" / "results.sqlite"))
+    (tmp_path / "store").mkdir()
+    for step in rx.SETUP.get(example.command, []):
+        (tmp_path / step[1]).write_text(step[2])
+    r = run_cli(*_in_process(example))
+    outcome = rx.Outcome(example.command, example.line, r.code, r.out, r.err)
+    ok, actual = rx.shown_matches(example, outcome, [(str(tmp_path), "<tmp>")])
+    shown = "\n".join(rx.normalise(line) for line in example.shown)
+    assert ok, (f"README.md:{example.line}: $ {example.command}\n"
+                f"--- README shows\n{shown}\n--- printed\n{actual}")
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("example", COMMANDS, ids=[f"README:{e.line}" for e in COMMANDS])
 def test_readme_command_prints_what_the_readme_shows(example, runner):
     outcome = runner.run(example)
