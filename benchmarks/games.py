@@ -48,12 +48,12 @@ CASES = [
     ("0.76 to 10^5 (mask 0: _dense_mex)", "octal_values('0.76', 10)",
      "r = octal_values('0.76', 10**5); check = (r.max_value, r.rare_mask)", 3),
     ("0.76 to 10^5, plain mex storing every split",
-     "kernels.takebreak_naive_kernel(np.array([0, 7, 6]), False, 10)",
-     "r = kernels.takebreak_naive_kernel(np.array([0, 7, 6]), False, 10**5); check = int(r.max())", 1),
+     "naive_values(np.array([0, 7, 6]), False, 10)",
+     "r = naive_values(np.array([0, 7, 6]), False, 10**5); check = int(r.max())", 1),
     ("0.004 to 10^5 (36% rare under its best mask: _dense_mex)", "octal_values('0.004', 10)",
      "r = octal_values('0.004', 10**5); check = (r.max_value, r.rare_mask)", 3),
-    ("Grundy's game to 10^5, plain mex", "kernels.takebreak_naive_kernel(np.array([4]), True, 10)",
-     "r = kernels.takebreak_naive_kernel(np.array([4]), True, 10**5); check = int(r.max())", 1),
+    ("Grundy's game to 10^5, plain mex", "naive_values(np.array([4]), True, 10)",
+     "r = naive_values(np.array([4]), True, 10**5); check = int(r.max())", 1),
     ("Grundy's game to 10^5", "grundys_values(10)",
      "r = grundys_values(10**5); check = (r.max_value, r.rare_heaps)", 3),
     ("Grundy's game to 10^6", "grundys_values(10)",
@@ -61,18 +61,23 @@ CASES = [
     ("Grundy's game to 10^6, one thread", "grundys_values(10)",
      "r = grundys_values(10**6, run=RunOptions(workers=1)); check = (r.max_value, r.rare_heaps)", 3),
     ("Grundy's game to 10^6, one heap at a time (before blocks)",
-     "kernels.takebreak_kernel(np.array([4]), True, 10)",
-     "g, s = kernels.takebreak_kernel(np.array([4]), True, 10**6); check = (int(g.max()), int(s[2]))", 3),
+     "heap_by_heap(np.array([4]), True, 10)",
+     "g, s = heap_by_heap(np.array([4]), True, 10**6); check = (int(g.max()), int(s[RARE_HEAPS]))", 3),
     ("popcount k <= 64, 7 parts", "popcount_values(7, 3)",
      "r = popcount_values(7, 64); check = r.values[64]", 3),
 ]
 BIG = [("Grundy's game to 10^7", "grundys_values(10)",
         "r = grundys_values(10**7); check = (r.max_value, r.rare_heaps)", 1)]
 
+#: the plain mex the tests check the kernels against (tests/games/games_naive.py)
+NAIVE = Path(__file__).resolve().parent.parent / "tests" / "games"
 PRELUDE = (
-    "import time\nimport numpy as np\n"
-    "from puzzlesearch.games import cutting_table, digits_table, grundys_values, kernels, octal_values\n"
+    f"import sys, time\nimport numpy as np\nsys.path.insert(0, {str(NAIVE)!r})\n"
+    "from games_naive import naive_values\n"
+    "from puzzlesearch.games import cutting_table, digits_table, grundys_values, octal_values\n"
     "from puzzlesearch.games import popcount_values\n"
+    "from puzzlesearch.games.takebreak import heap_by_heap\n"
+    "from puzzlesearch.games.takebreak_kernel import RARE_HEAPS\n"
     "from puzzlesearch.engine.options import RunOptions\n"
 )
 #: issue 15's long cases (name, code, published check), each run once on all cores

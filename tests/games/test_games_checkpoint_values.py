@@ -16,7 +16,7 @@ import pytest
 from conftest import assert_bad_input, run_cli
 from puzzlesearch import games
 from puzzlesearch.engine.options import RunOptions
-from puzzlesearch.games import api, kernels
+from puzzlesearch.games import limits, takebreak
 
 COUNT = 200_000  # 4 ranges of 50,000 heaps
 KAYLES = ("grundy", "octal", "0.77", "-n", str(COUNT), "--summary")
@@ -61,7 +61,8 @@ def test_each_record_vouches_for_its_range(tmp_path):
         assert state["largest"] == int(g[:end].max())
 
 
-@pytest.mark.parametrize("args", [KAYLES, GRUNDYS], ids=["octal", "grundys"])
+@pytest.mark.parametrize("args", [KAYLES, pytest.param(GRUNDYS, marks=pytest.mark.slow)],
+                         ids=["octal", "grundys"])
 def test_random_bytes_in_the_values_file_are_refused(tmp_path, args):
     ck, values, _ = finished(tmp_path, args)
     values.write_bytes(np.random.default_rng(7).bytes(2 * COUNT))
@@ -101,9 +102,9 @@ def test_values_past_the_last_record_are_ignored(tmp_path):
 
 def test_a_run_killed_between_flushing_and_recording_a_range_resumes(tmp_path, monkeypatch):
     # the values of range 2 reach the file, its record does not: the file is longer than recorded
-    whole = games.grundys_values(COUNT)
+    whole = games.octal_values("0.77", COUNT)
     ck = str(tmp_path / "run.ckpt")
-    real_save = api._TakeBreakCheckpoint.save
+    real_save = takebreak.TakeBreakCheckpoint.save
 
     def interrupted(*args):
         raise KeyboardInterrupt
@@ -113,12 +114,12 @@ def test_a_run_killed_between_flushing_and_recording_a_range_resumes(tmp_path, m
             monkeypatch.setattr(self.db, "record", interrupted)
         real_save(self, index, st)
 
-    monkeypatch.setattr(api._TakeBreakCheckpoint, "save", flush_then_die)
+    monkeypatch.setattr(takebreak.TakeBreakCheckpoint, "save", flush_then_die)
     with pytest.raises(KeyboardInterrupt):
-        games.grundys_values(COUNT, run=RunOptions(checkpoint=ck))
+        games.octal_values("0.77", COUNT, run=RunOptions(checkpoint=ck))
     monkeypatch.undo()
     assert len(records(ck)) == 2 and (tmp_path / "run.ckpt.values").stat().st_size == 2 * 150_000
-    resumed = games.grundys_values(COUNT, run=RunOptions(checkpoint=ck))
+    resumed = games.octal_values("0.77", COUNT, run=RunOptions(checkpoint=ck))
     assert (resumed.values == whole.values).all() and resumed.max_value == whole.max_value
 
 
@@ -131,7 +132,7 @@ def test_a_value_beyond_the_limit_is_refused_even_with_a_matching_checksum(tmp_p
     rewrite_records(ck, lambda idx, s: s.update(crc32=crc) if idx == 0 else None)
     r = run_cli(*KAYLES, "--checkpoint", ck)
     assert_bad_input(r)
-    assert f"it holds the value 65,535; values stay below {kernels.VALUE_LIMIT:,}" in r.err
+    assert f"it holds the value 65,535; values stay below {limits.VALUE_LIMIT:,}" in r.err
 
 
 def test_a_largest_value_other_than_recorded_is_refused(tmp_path):

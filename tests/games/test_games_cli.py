@@ -140,7 +140,7 @@ def test_popcount_bad_options(args):
 
 
 def test_popcount_too_large_for_memory_is_one_clear_line(monkeypatch):
-    monkeypatch.setattr("puzzlesearch.games.api.POPCOUNT_MEMORY", 1 << 20)
+    monkeypatch.setattr("puzzlesearch.games.limits.POPCOUNT_MEMORY", 1 << 20)
     r = run_cli("grundy", "popcount", "--parts", "40")
     assert_bad_input(r)
     assert "MiB limit" in r.err

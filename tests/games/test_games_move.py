@@ -7,9 +7,9 @@ from itertools import combinations_with_replacement
 
 import pytest
 
-from conftest import assert_bad_input, run_cli
+from conftest import assert_bad_input, load_data, run_cli
 from puzzlesearch.games import ImpartialGame, Sum, parse_hex, parse_octal, parse_subtraction, position_moves
-from puzzlesearch.games.rules import grundys_options, octal_options, subtraction_options
+from puzzlesearch.games.rules import grundys_options, is_octal_move, octal_options, subtraction_options
 
 KAYLES, DAWSON, SPLIT = parse_octal("0.77"), parse_octal("0.07"), parse_octal("4.07")
 HEX_F, HEX_8 = parse_hex("0.F"), parse_hex("0.48")
@@ -33,10 +33,9 @@ GAMES = {
 }
 
 
-def brute_winning_moves(options, heaps) -> set[tuple[int, int, tuple[int, ...]]]:
+def brute_winning_moves(options, engine, heaps) -> set[tuple[int, int, tuple[int, ...]]]:
     """Every (heap number, tokens taken, heaps left) whose resulting position the plain
-    engine values 0."""
-    engine = ImpartialGame(options)
+    engine (of the game `options` gives the moves of) values 0."""
     out = set()
     for i, h in enumerate(heaps):
         for option in options(h):
@@ -52,7 +51,12 @@ def positions():
         yield from combinations_with_replacement(range(13), k)
 
 
-@pytest.mark.parametrize("game", list(GAMES))
+#: the games whose every small position is checked in the full lane only (one of each kind stays fast)
+SLOW_GAMES = ("0.07", "4.07", "hex:0.48")
+
+
+@pytest.mark.parametrize("game", [pytest.param(g, marks=pytest.mark.slow if g in SLOW_GAMES else ())
+                                  for g in GAMES])
 def test_every_position_of_up_to_three_heaps_to_12(game):
     options = GAMES[game]
     engine = ImpartialGame(options)
@@ -63,7 +67,7 @@ def test_every_position_of_up_to_three_heaps_to_12(game):
         assert (r.value, r.outcome) == (value, "N" if value else "P"), heaps
         assert r.heap_values == tuple(engine.grundy(h) for h in heaps)
         found = {(m.heap, m.take, tuple(sorted(m.leaves))) for m in r.moves}
-        assert found == brute_winning_moves(options, heaps), heaps
+        assert found == brute_winning_moves(options, engine, heaps), heaps
         assert len(found) == len(r.moves)
         for m in r.moves:
             assert m.position == heaps[:m.heap - 1] + m.leaves + heaps[m.heap:]
@@ -97,18 +101,41 @@ def test_all_moves_and_json():
     assert obj["moves"] == [{"heap": 1, "size": 5, "take": 0, "leaves": [1, 4], "position": [1, 4, 9, 12]}]
 
 
-def test_large_heaps_use_the_kernels():
-    # heaps far beyond the brute force: the move's position must have XOR 0 in the kernel values
-    r = position_moves("0.77", (100_000, 77_777, 12_345))
-    from puzzlesearch.games import octal_values
+KAYLES_ENGINE = ImpartialGame(lambda n: octal_options(KAYLES, n))
+KAYLES_PERIOD = load_data("games")["grundy_kayles_077"]
 
-    g = octal_values("0.77", 100_001).values
-    assert r.value == int(g[100_000] ^ g[77_777] ^ g[12_345])
-    for m in r.moves:
-        x = 0
-        for h in m.position:
-            x ^= int(g[h])
-        assert x == 0
+
+def kayles_value(heap: int) -> int:
+    """G(heap) of Kayles by the plain rules through the engine, past heap 82 through its
+    published period (12 from heap 71)."""
+    p, e = KAYLES_PERIOD["period"], KAYLES_PERIOD["preperiod"]
+    return KAYLES_ENGINE.grundy(heap if heap < e + p else e + (heap - e) % p)
+
+
+@pytest.mark.parametrize("heaps", [(100_000, 77_777, 12_345), (99_999, 12_346), (100_000, 100_000),
+                                   (77_777, 60_001, 5), (3, 99_998, 99_999)],
+                         ids=lambda h: ",".join(map(str, h)))
+def test_large_heaps_have_a_winning_move_iff_their_value_is_not_0(heaps):
+    """Heaps far beyond the brute force: the heaps' values are Kayles' by the plain rules and the
+    published period, the position's value is not 0 exactly when winning moves are listed, and
+    each of them is a move of the plain rules to a position of value 0."""
+    for all_moves in (False, True):
+        r = position_moves("0.77", heaps, all_moves=all_moves)
+        assert r.heap_values == tuple(kayles_value(h) for h in heaps)
+        value = 0
+        for v in r.heap_values:
+            value ^= v
+        assert (r.value, r.outcome) == (value, "N" if value else "P")
+        assert bool(r.moves) == (value != 0)
+        assert all_moves or len(r.moves) <= 1
+        for m in r.moves:
+            assert m.size == heaps[m.heap - 1] and m.take == m.size - sum(m.leaves)
+            assert is_octal_move(KAYLES, m.size, m.leaves), m
+            assert m.position == heaps[:m.heap - 1] + m.leaves + heaps[m.heap:]
+            left = 0
+            for h in m.position:
+                left ^= kayles_value(h)
+            assert left == 0, m
 
 
 @pytest.mark.parametrize("args, word", [

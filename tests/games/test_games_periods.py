@@ -1,17 +1,19 @@
-"""The period scans (kernels.window_period_kernel, period_kernel, split_period_kernel) against
-plain scans that try every shift from the end down: the same (period, preperiod) on random
-and eventually periodic tables, by direct comparison and by the rolling hash alike; and
-tables whose plain scan is quadratic (long runs of equal values) in linear time."""
+"""The period scan (periods.least_repeat) and its rules (window_period, octal_period,
+split_period) against plain scans that try every shift from the end down: the same (period,
+preperiod) on random and eventually periodic tables, by direct comparison and by the rolling
+hash alike; and tables whose plain scan is quadratic (long runs of equal values) in linear
+time."""
 
 from __future__ import annotations
 
 import time
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from puzzlesearch.games import kernels, position_moves, subtraction_values
+from puzzlesearch.games import periods, position_moves, subtraction_values
 
 
 def run_start(g: list[int], p: int) -> int:
@@ -69,42 +71,67 @@ def tables(draw) -> list[int]:
 BUDGETS = st.sampled_from([-1, 0, 1, 5, 1000])  # -1: the default (len(g)); 0: every shift by hash
 
 
-@settings(max_examples=600, deadline=None)
-@given(g=tables(), width=st.integers(1, 12), budget=BUDGETS)
-def test_window_period_matches_the_plain_scan(g, width, budget):
-    a = np.array(g, np.int32)
-    assert tuple(kernels.least_repeat(a, width, 1, budget)) == plain_window_period(g, width)
-    if budget == -1:
-        assert tuple(kernels.window_period_kernel(a, width)) == plain_window_period(g, width)
+#: examples of each property: a few dozen in the fast lane, many more in the full one
+EXAMPLES = [60, pytest.param(600, marks=pytest.mark.slow)]
 
 
-@settings(max_examples=600, deadline=None)
-@given(g=tables(), t=st.integers(0, 8))
-def test_octal_period_matches_the_plain_scan(g, t):
-    a = np.array(g, np.uint16)
-    assert tuple(kernels.period_kernel(a, t)) == plain_octal_period(g, t)
+@pytest.mark.parametrize("examples", EXAMPLES)
+def test_window_period_matches_the_plain_scan(examples):
+    @settings(max_examples=examples, deadline=None)
+    @given(g=tables(), width=st.integers(1, 12), budget=BUDGETS)
+    def check(g, width, budget):
+        a = np.array(g, np.int32)
+        assert tuple(periods.least_repeat(a, width, 1, budget)) == plain_window_period(g, width)
+        if budget == -1:
+            assert tuple(periods.window_period(a, width)) == plain_window_period(g, width)
+
+    check()
 
 
-@settings(max_examples=600, deadline=None)
-@given(g=tables(), t=st.integers(0, 8), parts=st.integers(1, 3))
-def test_split_period_matches_the_plain_scan(g, t, parts):
-    a = np.array(g, np.int32)
-    assert tuple(kernels.split_period_kernel(a, t, parts)) == plain_split_period(g, t, parts)
+@pytest.mark.parametrize("examples", EXAMPLES)
+def test_octal_period_matches_the_plain_scan(examples):
+    @settings(max_examples=examples, deadline=None)
+    @given(g=tables(), t=st.integers(0, 8))
+    def check(g, t):
+        a = np.array(g, np.uint16)
+        assert tuple(periods.octal_period(a, t)) == plain_octal_period(g, t)
+
+    check()
 
 
-@settings(max_examples=300, deadline=None)
-@given(g=tables(), width=st.integers(1, 12), p_from=st.integers(0, 90))
-def test_the_hash_and_the_direct_comparison_agree_from_any_shift(g, width, p_from):
-    a = np.array(g, np.int32)
-    assert tuple(kernels.least_repeat(a, width, p_from, 0)) == tuple(kernels.least_repeat(a, width, p_from))
+@pytest.mark.parametrize("examples", EXAMPLES)
+def test_split_period_matches_the_plain_scan(examples):
+    @settings(max_examples=examples, deadline=None)
+    @given(g=tables(), t=st.integers(0, 8), parts=st.integers(1, 3))
+    def check(g, t, parts):
+        a = np.array(g, np.int32)
+        assert tuple(periods.split_period(a, t, parts)) == plain_split_period(g, t, parts)
+
+    check()
 
 
-@settings(max_examples=200, deadline=None)
-@given(moves=st.lists(st.integers(1, 12), min_size=1, max_size=4, unique=True), count=st.integers(1, 400))
-def test_subtraction_periods_match_the_plain_scan(moves, count):
-    r = subtraction_values(",".join(map(str, moves)), count)
-    p, e = plain_window_period(r.values.tolist(), max(moves))
-    assert (r.period, r.preperiod) == ((p, e) if p else (None, None))
+@pytest.mark.parametrize("examples", EXAMPLES)
+def test_the_hash_and_the_direct_comparison_agree_from_any_shift(examples):
+    @settings(max_examples=examples, deadline=None)
+    @given(g=tables(), width=st.integers(1, 12), p_from=st.integers(0, 90))
+    def check(g, width, p_from):
+        a = np.array(g, np.int32)
+        by_hash = periods.least_repeat(a, width, p_from, 0)
+        assert tuple(by_hash) == tuple(periods.least_repeat(a, width, p_from))
+
+    check()
+
+
+@pytest.mark.parametrize("examples", [40, pytest.param(200, marks=pytest.mark.slow)])
+def test_subtraction_periods_match_the_plain_scan(examples):
+    @settings(max_examples=examples, deadline=None)
+    @given(moves=st.lists(st.integers(1, 12), min_size=1, max_size=4, unique=True), count=st.integers(1, 400))
+    def check(moves, count):
+        r = subtraction_values(",".join(map(str, moves)), count)
+        p, e = plain_window_period(r.values.tolist(), max(moves))
+        assert (r.period, r.preperiod) == ((p, e) if p else (None, None))
+
+    check()
 
 
 def test_long_runs_of_equal_values_take_linear_time():
@@ -125,9 +152,9 @@ def test_every_scan_is_linear_on_long_runs_of_equal_values():
     # 300,000 0s, 300,000 1s, ...: the plain scans compare 300,000 - p values at each shift p
     # below the period, 4.5 * 10^10 in all
     g = ((np.arange(2_000_000) // 300_000) % 2).astype(np.int32)
-    kernels.period_kernel(g[:10], 1)  # the kernels loaded
+    periods.octal_period(g[:10], 1)  # the kernels loaded
     t0 = time.perf_counter()
-    assert tuple(kernels.window_period_kernel(g, 300_000)) == (600_000, 0)
-    assert tuple(kernels.period_kernel(g.astype(np.uint16), 3)) == (600_000, 0)
-    assert tuple(kernels.split_period_kernel(g, 3, 3)) == (600_000, 0)
+    assert tuple(periods.window_period(g, 300_000)) == (600_000, 0)
+    assert tuple(periods.octal_period(g.astype(np.uint16), 3)) == (600_000, 0)
+    assert tuple(periods.split_period(g, 3, 3)) == (600_000, 0)
     assert time.perf_counter() - t0 < 10

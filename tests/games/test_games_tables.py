@@ -7,6 +7,7 @@ from functools import cache
 
 import numpy as np
 import pytest
+from games_naive import naive_values
 from hypothesis import given, settings
 from hypothesis import strategies as hst
 
@@ -14,17 +15,27 @@ from conftest import load_data
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.games import (
     ImpartialGame,
+    blocks_kernel,
     cutting_table,
     digits_table,
     grundys_values,
-    kernels,
     mex,
     octal_values,
     parse_octal,
+    periods,
     popcount_values,
     rules,
+    takebreak,
 )
 from puzzlesearch.games.api import popcount_value_bound
+from puzzlesearch.games.takebreak_kernel import (
+    DENSE_PROBES,
+    FULL,
+    RARE_MASK,
+    RESUME_AT,
+    STOP,
+    takebreak_range,
+)
 
 DATA = load_data("games")
 
@@ -121,7 +132,9 @@ def test_dawsons_chess_0137_is_dawsons_kayles_shifted_by_one():
     assert (a == b[1:]).all()
 
 
-@pytest.mark.parametrize("entry", DATA["octal_periods_oeis"]["games"], ids=lambda e: e["code"])
+@pytest.mark.parametrize("entry", [
+    pytest.param(e, marks=pytest.mark.slow if e["last_exception"] > 1000 else (), id=e["code"])
+    for e in DATA["octal_periods_oeis"]["games"]])
 def test_octal_periods_and_last_exceptions_match_published(entry):
     p, last = entry["period"], entry["last_exception"]
     r = octal_values(entry["code"], 2 * (last + 1) + 2 * p + 10)
@@ -137,8 +150,8 @@ def test_period_not_claimed_before_the_theorem_proves_it():
 
 def test_period_kernel_on_made_up_sequences():
     g = np.array([5, 5, 5] + [1, 2, 3] * 20, np.int32)
-    assert kernels.period_kernel(g, 1) == (3, 3)
-    assert kernels.period_kernel(np.array([0, 1, 2, 3], np.int32), 1) == (0, 0)
+    assert periods.octal_period(g, 1) == (3, 3)
+    assert periods.octal_period(np.array([0, 1, 2, 3], np.int32), 1) == (0, 0)
 
 
 @pytest.mark.parametrize(
@@ -158,12 +171,12 @@ def test_rare_value_kernel_matches_plain_mex_on_random_codes():
               for _ in range(20)]
     for code in codes:
         digits = np.array(parse_octal(code).digits, np.int64)
-        fast, stats = kernels.takebreak_kernel(digits, False, 3000)
-        assert stats[0] == 0
-        assert (fast == kernels.takebreak_naive_kernel(digits, False, 3000)).all(), code
+        fast, stats = takebreak.heap_by_heap(digits, False, 3000)
+        assert stats[STOP] == 0
+        assert (fast == naive_values(digits, False, 3000)).all(), code
 
 
-@pytest.mark.parametrize("probes", [0, 1, kernels.DENSE_PROBES, 10**6])
+@pytest.mark.parametrize("probes", [0, 1, DENSE_PROBES, 10**6])
 def test_dense_mex_matches_plain_mex(probes):
     """Codes whose values pass 64 with mask 0 (every heap rare): _dense_mex with no sample
     (every candidate settled by the vectorized passes), a small one, the default, and one that
@@ -171,9 +184,9 @@ def test_dense_mex_matches_plain_mex(probes):
     for code in ["0.76", "0.764", "0.164", "0.004", "0.345", "0.414", "0.626", "0.04"]:
         digits = np.array(parse_octal(code).digits, np.int64)
         for unequal in (False, True):
-            fast, stats = kernels.takebreak_kernel(digits, unequal, 2500, probes)
-            plain = kernels.takebreak_naive_kernel(digits, unequal, 2500)
-            assert stats[0] == 0 and stats[1] == 0 and (fast == plain).all(), (code, unequal)
+            fast, stats = takebreak.heap_by_heap(digits, unequal, 2500, probes)
+            plain = naive_values(digits, unequal, 2500)
+            assert stats[STOP] == 0 and stats[RARE_MASK] == 0 and (fast == plain).all(), (code, unequal)
             assert plain.max() >= 64, (code, unequal)  # the dense path ran
 
 
@@ -205,13 +218,13 @@ def test_grundys_game_matches_rules_and_plain_mex():
     engine = ImpartialGame(rules.grundys_options)
     g = grundys_values(5000).values
     assert g[:300].tolist() == [engine.grundy(n) for n in range(300)]
-    assert (g == kernels.takebreak_naive_kernel(np.array([4], np.int64), True, 5000)).all()
+    assert (g == naive_values(np.array([4], np.int64), True, 5000)).all()
 
 
 # ---------------------------------------------------------------- popcount game
 
 
-@pytest.mark.parametrize("bits, parts", [(4, 7), (5, 3), (5, 2), (6, 1)])
+@pytest.mark.parametrize("bits, parts", [pytest.param(4, 7, marks=pytest.mark.slow), (5, 3), (5, 2), (6, 1)])
 def test_popcount_values_match_brute_force_over_numbers(bits, parts):
     # the game played on actual numbers below 2**bits, no assumption that only k matters
     game = ImpartialGame(lambda n: rules.popcount_options(n, bits, parts))
@@ -239,30 +252,30 @@ def test_popcount_values_for_all_64_bits():
 def test_values_computed_in_ranges_equal_one_pass():
     # octal_values splits long runs into ranges (for the progress bar); the state carries over
     digits = np.array(parse_octal("0.77").digits, np.int64)
-    one_pass, _ = kernels.takebreak_kernel(digits, False, 300_000)
+    one_pass, _ = takebreak.heap_by_heap(digits, False, 300_000)
     assert (octal_values("0.77", 300_000).values == one_pass).all()
-    st = kernels.TakeBreakState(6000)
+    st = takebreak.TakeBreakState(6000)
     bounds = [0, 1, 255, 256, 257, 1000, 1024, 4097, 6000]
     for start, end in zip(bounds, bounds[1:], strict=False):
-        kernels.takebreak_range(np.array([4], np.int64), True, start, end, st.g, st.stamp, st.hist, st.rare,
-                                st.rare_value, st.scalars, st.stats)
-        assert st.stats[0] == 0
-    assert (st.g == kernels.takebreak_naive_kernel(np.array([4], np.int64), True, 6000)).all()
+        takebreak_range(np.array([4], np.int64), True, start, end, st.g, st.stamp, st.hist, st.rare,
+                        st.rare_value, st.scalars, st.stats)
+        assert st.stats[STOP] == 0
+    assert (st.g == naive_values(np.array([4], np.int64), True, 6000)).all()
 
 
 def _in_blocks(digits, unequal, count, workers, block_from, block, window, shared_rows):
     """takebreak_advance from rare arrays of one entry (so that they grow inside blocks too), in
     blocks however few heaps are rare."""
-    st = kernels.TakeBreakState(count, 1)
+    st = takebreak.TakeBreakState(count, 1)
     at = 0
     while True:
-        kernels.takebreak_advance(digits, unequal, at, count, st, workers, block_from, block, window,
-                                  shared_rows, rare_for_blocks=0)
-        if st.stats[0] != kernels.FULL:
+        takebreak.takebreak_advance(digits, unequal, at, count, st, workers, block_from, block, window,
+                                    shared_rows, rare_for_blocks=0)
+        if st.stats[STOP] != FULL:
             break
-        at = int(st.scalars[4])
+        at = int(st.scalars[RESUME_AT])
         st.grow()
-    assert st.stats[0] == 0
+    assert st.stats[STOP] == 0
     return st.g[:count]
 
 
@@ -276,15 +289,16 @@ def test_values_in_blocks_equal_the_plain_mex(first, rest, unequal, workers, blo
     # in it one heap after another), the shared search rows and the windows, at sizes small
     # enough for every path to be taken many times, against the O(n^2) mex over every move
     digits = np.array([first, *rest], np.int64)
-    want = kernels.takebreak_naive_kernel(digits, unequal, 1500)
+    want = naive_values(digits, unequal, 1500)
     got = _in_blocks(digits, unequal, 1500, workers, block_from, block, window, shared_rows)
     assert (got == want).all()
 
 
+@pytest.mark.slow
 def test_grundys_game_in_blocks_on_two_threads_equals_one_pass():
     # past BLOCK_FROM with the real block, window and shared rows, on one thread and on two
-    count = kernels.BLOCK_FROM + 40_000
-    want, _ = kernels.takebreak_kernel(np.array([4], np.int64), True, count)
+    count = blocks_kernel.BLOCK_FROM + 40_000
+    want, _ = takebreak.heap_by_heap(np.array([4], np.int64), True, count)
     for workers in (1, 2):
         got = grundys_values(count, run=RunOptions(workers=workers, progress=False))
         assert (got.values == want).all(), workers
@@ -295,12 +309,12 @@ def test_grundys_game_in_blocks_on_two_threads_equals_one_pass():
 def test_rare_arrays_that_start_at_one_heap_grow_to_the_same_values(monkeypatch, code):
     # the rare heaps' arrays start small and double whenever the kernel stops for room,
     # also in the middle of a range and when a new mask lists the rare heaps anew
-    monkeypatch.setattr(kernels, "FIRST_RARE", 1)
+    monkeypatch.setattr(takebreak, "FIRST_RARE", 1)
     if code == "grundys":
         got = grundys_values(20_000)
-        want = kernels.takebreak_naive_kernel(np.array([4], np.int64), True, 20_000)
+        want = naive_values(np.array([4], np.int64), True, 20_000)
     else:
         got = octal_values(code, 20_000)
-        want = kernels.takebreak_naive_kernel(np.array(parse_octal(code).digits, np.int64), False, 20_000)
+        want = naive_values(np.array(parse_octal(code).digits, np.int64), False, 20_000)
     assert (got.values == want).all()
     assert got.rare_mask == 0 or 0 < got.rare_heaps < 20_000

@@ -2,12 +2,13 @@
 
 `cutting` and `digits` read the judges' input on stdin and answer in their format (or
 as one JSON object with --json); all input is checked before any answer is printed, so
-bad input gives one stderr line (exit 2) and nothing on stdout. Every check and limit is
-in the api module; this module parses and prints.
+bad input gives one stderr line (exit 2) and nothing on stdout. Every check is in the api
+module and every limit in ``limits`` (the api names them); this module parses and prints.
 """
 
 from __future__ import annotations
 
+import csv
 import json
 import sys
 from dataclasses import asdict
@@ -16,6 +17,7 @@ import click
 import numpy as np
 
 from puzzlesearch import clikit
+from puzzlesearch.engine.paths import check_writable, replacing
 
 from . import api
 
@@ -131,6 +133,15 @@ def _show(result: api.TakeBreakValues, as_json: bool, summary: bool, title: str)
     click.echo(f"largest value {result.max_value}; {method}")
 
 
+def _echo_period(result: api.TakeBreakValues, count: int, theorem: str) -> None:
+    """The period line of a take-and-break table: proven by `theorem`, or not yet."""
+    if result.period is None:
+        click.echo(f"no period proven from {count:,} values (try a larger --count)")
+    else:
+        click.echo(f"period {result.period} from heap {result.preperiod} (proven by {theorem} from "
+                   f"{count:,} values)")
+
+
 _count_option = click.option("--count", "-n", type=int, default=100, show_default=True,
                              help=f"Number of heap sizes: values of heaps 0..N-1 (N <= {api.COUNT_MAX:,}).")
 
@@ -152,15 +163,8 @@ def octal(code: str, count: int, as_json: bool, summary: bool, run: clikit.RunOp
         game = api.parse_octal(code)
         result = api.octal_values(game, count, run=run)
     _show(result, as_json, summary, f"octal game {game.code}")
-    if as_json:
-        return
-    if result.period is None:
-        click.echo(f"no period proven from {count:,} values (try a larger --count)")
-    else:
-        click.echo(
-            f"period {result.period} from heap {result.preperiod} "
-            f"(proven by the octal periodicity theorem from {count:,} values)"
-        )
+    if not as_json:
+        _echo_period(result, count, "the octal periodicity theorem")
 
 
 @grundy.command("hex", short_help="Hexadecimal games (0.F, 4.8, ...): digits to f, splits into three heaps.")
@@ -182,13 +186,8 @@ def hex_game(code: str, count: int, as_json: bool, summary: bool, run: clikit.Ru
         game = api.parse_hex(code)
         result = api.hex_values(game, count, run=run)
     _show(result, as_json, summary, f"hexadecimal game {game.code}")
-    if as_json:
-        return
-    if result.period is None:
-        click.echo(f"no period proven from {count:,} values (try a larger --count)")
-    else:
-        click.echo(f"period {result.period} from heap {result.preperiod} "
-                   f"(proven by the periodicity theorem from {count:,} values)")
+    if not as_json:
+        _echo_period(result, count, "the periodicity theorem")
 
 
 @grundy.command(short_help="Grundy's game: values of heaps 0..N-1.")
@@ -286,10 +285,6 @@ def _survey_line(r: api.SurveyRow, width: int) -> str:
 
 
 def _write_csv(path: str, result: api.Survey) -> None:
-    import csv
-
-    from puzzlesearch.engine.paths import replacing
-
     with replacing(path, "--csv") as tmp, open(tmp, "w", newline="") as f:
         out = csv.writer(f)
         out.writerow(SURVEY_COLUMNS)
@@ -324,8 +319,6 @@ def octal_survey(digits: int, count: int, as_json: bool, csv_path: str | None, s
     """
     with clikit.library_call(run):
         if csv_path is not None:
-            from puzzlesearch.engine.paths import check_writable
-
             check_writable(csv_path, "--csv")
         result = clikit.answer(api.octal_survey, digits, count, run=run)
     unwritten = None

@@ -12,9 +12,10 @@ re-evaluated to 0.
 
 A game is named as ``grundy octal`` names it (0.77, .07, 4.07), ``hex:0.F`` for a
 hexadecimal code as ``grundy hex`` takes it, ``grundys`` for Grundy's game, or
-``sub:1,3,4`` for the subtraction game {1, 3, 4}.
+``sub:1,3,4`` for the subtraction game {1, 3, 4} (parse_game), and a position by its heaps
+(parse_heaps).
 
-    >>> r = position_moves("0.77", "5,9,12")
+    >>> r = position_moves(parse_game("0.77"), parse_heaps("5,9,12"), False, RunOptions())
     >>> r.value, r.outcome, r.moves[0].position
     (4, 'N', (2, 2, 9, 12))
 """
@@ -31,6 +32,8 @@ import numpy as np
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.engine.params import digits_text
 
+from .hex import hex_values
+from .limits import COUNT_MAX, HEAPS_MAX
 from .rules import (
     OctalCode,
     SubtractionSet,
@@ -41,15 +44,13 @@ from .rules import (
     parse_octal,
     parse_subtraction,
 )
+from .subtraction import subtraction_values
+from .takebreak import grundys_values
 
 GRUNDYS = "grundys"
 SUB_PREFIX = "sub:"
 HEX_PREFIX = "hex:"
-#: the most heaps in a position
-HEAPS_MAX = 10_000
 BLOCK = 1 << 22  # splits compared at a time when searching a large heap's moves
-
-DEFAULT_RUN = RunOptions()  # frozen, so one shared default is safe
 
 Game = OctalCode | SubtractionSet | str  # str: only GRUNDYS
 
@@ -98,8 +99,6 @@ def parse_game(text: str) -> Game:
 
 def parse_heaps(text: str) -> tuple[int, ...]:
     """'5,9,12' (spaces allowed): heap sizes 0..COUNT_MAX - 1, at most HEAPS_MAX of them."""
-    from .api import COUNT_MAX
-
     items = text.split(",")
     if not text.strip():
         raise ValueError("--heaps is empty: give heap sizes such as 5,9,12")
@@ -127,16 +126,11 @@ def game_name(game: Game) -> str:
 
 def heap_values(game: Game, count: int, run: RunOptions) -> np.ndarray:
     """G(0..count-1) of the game, from its kernel."""
-    from . import api
-
     if isinstance(game, OctalCode):
-        if any(d & 8 for d in game.digits) and count > api.HEX3_COUNT_MAX:
-            raise ValueError(f"--heaps: a game that leaves three heaps takes heaps up to "
-                             f"{api.HEX3_COUNT_MAX - 1:,}, got {count - 1:,}")
-        return api.hex_values(game, count, run=run).values
+        return hex_values(game, count, run).values
     if isinstance(game, SubtractionSet):
-        return api.subtraction_values(game, count, run=run).values
-    return api.grundys_values(count, run=run).values
+        return subtraction_values(game, count, run).values
+    return grundys_values(count, run).values
 
 
 def _splits(g: np.ndarray, rest: int, target: int, unequal: bool) -> Iterator[tuple[int, int]]:
@@ -187,17 +181,11 @@ def _legal(game: Game, heap: int, leaves: tuple[int, ...]) -> bool:
     return is_grundys_move(heap, leaves)
 
 
-def position_moves(game: str | Game, heaps: str | tuple[int, ...], *, all_moves: bool = False,
-                   run: RunOptions = DEFAULT_RUN) -> PositionMoves:
-    """The value and outcome of the sum of `heaps` of `game`, and a winning move when
-    the player to move wins (every winning move with ``all_moves``)."""
+def position_moves(game: Game, heaps: tuple[int, ...], all_moves: bool, run: RunOptions) -> PositionMoves:
+    """The value and outcome of the sum of `heaps` of `game` (as parse_game and parse_heaps give
+    them), and a winning move when the player to move wins (every winning move with
+    `all_moves`)."""
     t0 = time.perf_counter()
-    if isinstance(game, str) and game != GRUNDYS:
-        game = parse_game(game)
-    if isinstance(heaps, str):
-        heaps = parse_heaps(heaps)
-    else:
-        heaps = parse_heaps(",".join(str(h) for h in heaps))
     g = heap_values(game, max(heaps) + 1, run)
     values = tuple(int(g[h]) for h in heaps)
     total = 0
@@ -227,4 +215,4 @@ def position_moves(game: str | Game, heaps: str | tuple[int, ...], *, all_moves:
                          time.perf_counter() - t0)
 
 
-__all__ = ["GRUNDYS", "HEAPS_MAX", "Move", "PositionMoves", "parse_game", "parse_heaps", "position_moves"]
+__all__ = ["GRUNDYS", "Move", "PositionMoves", "parse_game", "parse_heaps", "position_moves"]

@@ -36,6 +36,7 @@ from itertools import combinations_with_replacement
 from puzzlesearch.engine.params import digits_text
 
 from .general import Sum
+from .limits import SUBTRACTION_MAX, SUBTRACTION_SIZE_MAX
 
 # ---------------------------------------------------------------- cutting game (POJ 2311)
 
@@ -214,11 +215,6 @@ class SubtractionSet:
 
     text: str
     moves: tuple[int, ...]  # ascending, distinct, each >= 1
-
-
-#: the largest number of tokens a move may remove, and the most moves a set may have
-SUBTRACTION_MAX = 1_000_000
-SUBTRACTION_SIZE_MAX = 1000
 
 
 def parse_subtraction(text: str) -> SubtractionSet:

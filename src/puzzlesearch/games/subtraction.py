@@ -5,13 +5,14 @@ from one heap, for some s in S. G(n) = mex{G(n - s) : s in S, s <= n} depends on
 m = max(S) values before it, so the sequence is eventually periodic (there are finitely
 many windows of m values), and as soon as one window repeats, G(n) = G(n + p) for m
 consecutive n from e on, the sequence is periodic with period p from e on (*Winning
-Ways*, ch. 4). The values come from a numba kernel (``kernels.subtraction_range``, the
-plain mex over the |S| options) and the period from ``kernels.window_period_kernel``:
-the least p, with the least preperiod e, that the computed values prove, in time linear
-in the count (``kernels.least_repeat``: long runs of equal values, as in S = {10^6}, are
-compared by a rolling hash).
+Ways*, ch. 4). The values come from a numba kernel (``subtraction_kernel.subtraction_range``,
+the plain mex over the |S| options) and the period from ``periods.window_period``: the least
+p, with the least preperiod e, that the computed values prove, in time linear in the count
+(``periods.least_repeat``: long runs of equal values, as in S = {10^6}, are compared by a
+rolling hash).
 
-    >>> r = subtraction_values("1,3,4", 20)
+    >>> from puzzlesearch.games.rules import parse_subtraction
+    >>> r = subtraction_values(parse_subtraction("1,3,4"), 20, RunOptions())
     >>> r.values.tolist()[:14], r.period, r.preperiod
     ([0, 1, 0, 1, 2, 3, 2, 0, 1, 0, 1, 2, 3, 2], 7, 0)
 """
@@ -28,12 +29,11 @@ from puzzlesearch.engine.memory import require
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.engine.progress import Meter
 
-from . import kernels
-from .rules import SubtractionSet, parse_subtraction
+from .limits import SUBTRACTION_HEAP_BYTES
+from .periods import window_period
+from .rules import SubtractionSet
+from .subtraction_kernel import subtraction_range
 
-#: bytes per heap: g (int32)
-SUBTRACTION_HEAP_BYTES = 4
-DEFAULT_RUN = RunOptions()  # frozen, so one shared default is safe
 RANGE = 1 << 20  # heaps per kernel call: progress and Ctrl-C between calls
 
 
@@ -60,17 +60,10 @@ class SubtractionValues:
         return obj
 
 
-def subtraction_values(moves: str | SubtractionSet, count: int = 1000, *, run: RunOptions = DEFAULT_RUN
-                       ) -> SubtractionValues:
-    """Values of heaps 0..count-1 of the subtraction game `moves` ('1,3,4' or a parsed set),
-    and its period and preperiod once a window of max(S) values repeats within them.
-
-    `count` is 1..COUNT_MAX like the octal games'; 4 bytes a heap within `run.memory`.
-    """
-    from .api import check_count  # the one --count rule of the take-and-break tables
-
-    game = moves if isinstance(moves, SubtractionSet) else parse_subtraction(moves)
-    count = check_count(count)
+def subtraction_values(game: SubtractionSet, count: int, run: RunOptions) -> SubtractionValues:
+    """Values of heaps 0..count-1 (1 <= count <= COUNT_MAX) of the subtraction game `game`, and
+    its period and preperiod once a window of max(S) values repeats within them; 4 bytes a heap
+    within `run.memory`."""
     label = f"subtraction game {{{','.join(map(str, game.moves))}}}"
     require(SUBTRACTION_HEAP_BYTES * count, run.memory, f"{label} to {count:,} heaps")
     t0 = time.perf_counter()
@@ -80,9 +73,9 @@ def subtraction_values(moves: str | SubtractionSet, count: int = 1000, *, run: R
     with Meter(label, count, "heaps", run.progress) as meter:
         for start in range(0, count, RANGE):
             end = min(count, start + RANGE)
-            interrupt.call(kernels.subtraction_range, s, start, end, g, stamp)
+            interrupt.call(subtraction_range, s, start, end, g, stamp)
             meter.update(end)
-    p, e = interrupt.call(kernels.window_period_kernel, g, int(s[-1]))
+    p, e = interrupt.call(window_period, g, int(s[-1]))
     g.setflags(write=False)
     return SubtractionValues(
         game=label,
@@ -96,4 +89,4 @@ def subtraction_values(moves: str | SubtractionSet, count: int = 1000, *, run: R
     )
 
 
-__all__ = ["SubtractionSet", "SubtractionValues", "parse_subtraction", "subtraction_values"]
+__all__ = ["SubtractionValues", "subtraction_values"]

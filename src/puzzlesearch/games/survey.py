@@ -4,8 +4,8 @@ A survey is the table combinatorial game theorists work from (*Winning Ways* ch.
 and Plambeck 1989): for every octal code 0.d1...dk with 1 <= k <= D digits after the point
 and dk != 0 (7 + 56 + 448 = 511 codes for D = 3), the values of heaps 0..N-1 and the period
 the octal periodicity theorem proves from them, or "not proven by N". Each game is one
-call of the octal engine (``api.octal_values``: the rare/common kernel and
-``kernels.period_kernel``), so every row is what `grundy octal CODE --count M` reports,
+call of the octal engine (``takebreak.octal_values``: the rare/common kernel and
+``periods.octal_period``), so every row is what `grundy octal CODE --count M` reports,
 where M is the row's count: a game is computed to FIRST_HEAPS heaps, then to 4 times as
 many, and so on up to N, and stops as soon as its period is proven (the theorem needs
 about 2(preperiod + period) heaps). Most short codes are proven within a few thousand heaps,
@@ -46,15 +46,16 @@ import numpy as np
 
 from puzzlesearch.engine.memory import require
 from puzzlesearch.engine.options import RunOptions
-from puzzlesearch.engine.params import whole
 from puzzlesearch.engine.progress import Display
+from puzzlesearch.engine.run import run_tasks
+from puzzlesearch.engine.store import ResultsStore, saving
 
-from . import kernels, rules
-from .api import HEAP_BYTES, VALUE_BYTES, check_count, octal_values
+from . import rules
 from .general import mex
+from .limits import HEAP_BYTES, RARE_BYTES, VALUE_BYTES
+from .periods import octal_period
+from .takebreak import FIRST_RARE, octal_values
 
-#: the most digits after the point: 4 digits are 4,095 games (5 would be 32,767)
-SURVEY_DIGITS_MAX = 4
 #: the tasks a survey is split into (fewer when there are fewer games)
 SURVEY_TASKS = 64
 #: a survey computing at most this many heaps in all runs in this process unless --workers says otherwise
@@ -63,7 +64,6 @@ QUICK_HEAPS = 200_000
 FIRST_HEAPS = 1024
 #: the results store's puzzle name for survey rows
 STORE_PUZZLE = "grundy-survey"
-DEFAULT_RUN = RunOptions()  # frozen, so one shared default is safe
 ONE_THREAD = RunOptions(workers=1)
 
 
@@ -134,15 +134,6 @@ class Survey:
 _STORED_FIELDS = {f.name for f in fields(SurveyRow)} - {"source"}
 
 
-def check_digits(digits: int) -> int:
-    """--digits: 1..SURVEY_DIGITS_MAX."""
-    digits = whole(digits, "--digits")
-    if not 1 <= digits <= SURVEY_DIGITS_MAX:
-        raise ValueError(f"--digits must be between 1 and {SURVEY_DIGITS_MAX} "
-                         f"({SURVEY_DIGITS_MAX} digits: {8**SURVEY_DIGITS_MAX - 1:,} games), got {digits}")
-    return digits
-
-
 def survey_codes(digits: int) -> list[str]:
     """0.d1...dk for k = 1..digits, dk != 0: shorter codes first, each length in order."""
     codes = []
@@ -203,7 +194,8 @@ def _group_rows(codes: list[str], count: int) -> list[dict]:
     n, spent, done = min(count, FIRST_HEAPS), 0.0, 0.0
     rows: dict[str, dict] = {}
     while True:
-        r = octal_values(codes[0], n, run=ONE_THREAD)  # the survey's tasks already fill the cores
+        # one thread: the survey's tasks already fill the cores
+        r = octal_values(rules.parse_octal(codes[0]), n, ONE_THREAD)
         spent += r.seconds
         g = np.asarray(r.values)
         for code in codes:
@@ -212,7 +204,7 @@ def _group_rows(codes: list[str], count: int) -> list[dict]:
             if code == codes[0]:
                 period, preperiod = r.period, r.preperiod
             else:
-                p, e = kernels.period_kernel(g, rules.parse_octal(code).max_take)
+                p, e = octal_period(g, rules.parse_octal(code).max_take)
                 period, preperiod = (int(p), int(e)) if p else (None, None)
             if period is not None or n >= count:
                 rows[code] = {"code": code, "count": r.count, "period": period, "preperiod": preperiod,
@@ -249,26 +241,23 @@ def reusable(stored: dict | None, count: int) -> bool:
     return stored["count"] >= count or stored["period"] is not None
 
 
-def octal_survey(digits: int = 2, count: int = 1000, *, run: RunOptions = DEFAULT_RUN) -> Survey:
+def octal_survey(digits: int, count: int, run: RunOptions) -> Survey:
     """Every octal code with 1..digits digits after the point (first digit 0), each to
-    `count` heaps: its period and preperiod when proven, largest value and rare heaps.
+    `count` heaps (1 <= digits <= SURVEY_DIGITS_MAX, 1 <= count <= COUNT_MAX): its period and
+    preperiod when proven, largest value and rare heaps.
 
     Rows come from the results store (``run.store``) where it answers (see the module's
     docstring); the other games run as tasks through the engine (``run``: workers,
     scheduler, checkpoint, progress) and their rows are then kept in the store; if that
     fails, ``engine.store.NotSaved`` carries the survey.
     """
-    from puzzlesearch.engine.run import run_tasks
-    from puzzlesearch.engine.store import ResultsStore, saving
-
-    digits, count = check_digits(digits), check_count(count)
     run.check_paths(store=True)
     t0 = time.perf_counter()
     codes = survey_codes(digits)
     workers = run.workers_for(quick=len(codes) * count <= QUICK_HEAPS)
     # at most one game per worker at a time (on a cluster: per worker thread, on its own machine)
     w = min(workers or 1, SURVEY_TASKS, len(codes))
-    need = w * (HEAP_BYTES * count + VALUE_BYTES + kernels.RARE_BYTES * min(kernels.FIRST_RARE, count + 1))
+    need = w * (HEAP_BYTES * count + VALUE_BYTES + RARE_BYTES * min(FIRST_RARE, count + 1))
     require(need, run.memory, f"the survey to {count:,} heaps on {w} worker{'s' if w > 1 else ''}")
     with ResultsStore(run.store) as db:
         stored = {c: db.get(STORE_PUZZLE, c) for c in codes}
@@ -301,4 +290,4 @@ def octal_survey(digits: int = 2, count: int = 1000, *, run: RunOptions = DEFAUL
     return result
 
 
-__all__ = ["SURVEY_DIGITS_MAX", "Survey", "SurveyRow", "check_digits", "octal_survey", "survey_codes"]
+__all__ = ["Survey", "SurveyRow", "octal_survey", "same_values_key", "survey_codes", "survey_groups"]
