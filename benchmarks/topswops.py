@@ -94,15 +94,17 @@ def startup(repeats: int) -> list[dict]:
 
 PLAIN = """
 import time
+from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.topswops import backward, forward, plain
-from puzzlesearch.topswops.bounds import own_bounds
+from puzzlesearch.topswops.forward import Tree, own_bounds
 n = {n}
 bounds = own_bounds(n, store={store!r})
+tree, run = Tree.plain(n, bounds), RunOptions(workers=1)
 t = time.perf_counter(); bp = plain.backward(n); tb_plain = time.perf_counter() - t
 t = time.perf_counter(); fp = plain.forward(n, bounds); tf_plain = time.perf_counter() - t
-backward.solve_backward(n); forward.solve_forward(n, bounds)   # load the kernels
+backward.solve_backward(n); forward.search(tree, run)   # load the kernels
 t = time.perf_counter(); bk = backward.solve_backward(n); tb = time.perf_counter() - t
-t = time.perf_counter(); fk = forward.solve_forward(n, bounds); tf = time.perf_counter() - t
+t = time.perf_counter(); fk = forward.search(tree, run); tf = time.perf_counter() - t
 assert (bk.steps, bk.partial_decks) == bp and (fk.steps, fk.decks) == fp
 print(tb_plain, tb, tf_plain, tf)
 """

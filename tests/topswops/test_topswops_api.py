@@ -64,14 +64,12 @@ def test_a_checkpoint_with_the_backward_search_is_refused_not_ignored(tmp_path):
     assert (r.code, r.out) == (0, "n=8  backward=22  forward=22  match=true\n")
 
 
-def test_a_scheduler_with_the_backward_search_is_refused(tmp_path):
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=0, processes=False, protocol="tcp", host="127.0.0.1",
-                                  dashboard_address=":0") as cluster:  # a scheduler: only the mode is wrong
-        address = cluster.scheduler_address
-        with pytest.raises(ValueError) as refused:
-            topswops.optimal(8, "backward", run=topswops.RunOptions(scheduler=address))
-        r = run_cli("topswops", "optimal", "-n", "8", "--mode", "backward", "--scheduler", address)
+@pytest.mark.slow
+def test_a_scheduler_with_the_backward_search_is_refused(dask_cluster):
+    # a scheduler that answers: only the mode is wrong
+    with pytest.raises(ValueError) as refused:
+        topswops.optimal(8, "backward", run=topswops.RunOptions(scheduler=dask_cluster))
+    r = run_cli("topswops", "optimal", "-n", "8", "--mode", "backward", "--scheduler", dask_cluster)
     assert_bad_input(r)
     assert r.err == f"puzzlesearch: error: {refused.value}\n"
     assert "--scheduler applies to the forward search" in r.err
@@ -86,18 +84,54 @@ def test_other_modes_are_refused_by_the_api():
         topswops.solve(8.5)
 
 
+@pytest.mark.parametrize("call", [
+    lambda: topswops.solve(True),
+    lambda: topswops.optimal(True),
+    lambda: topswops.long(True, seconds=1),
+    lambda: topswops.estimate(True),
+])
+def test_true_is_not_a_number_of_cards(call):
+    with pytest.raises(ValueError, match="n must be a whole number, got True"):
+        call()
+
+
+def test_a_card_must_be_a_whole_number_not_true():
+    with pytest.raises(ValueError, match="the deck must be whole numbers"):
+        topswops.deck([True, 2])
+
+
+@pytest.mark.parametrize("call", [
+    lambda run: topswops.long(5, seconds=1, run=run),
+    lambda run: topswops.estimate(5, run=run),
+])
+def test_long_and_estimate_refuse_a_checkpoint_they_would_ignore(call, tmp_path):
+    with pytest.raises(ValueError, match="--checkpoint applies to the forward search"):
+        call(topswops.RunOptions(checkpoint=str(tmp_path / "c.ckpt")))
+    assert not (tmp_path / "c.ckpt").exists()
+
+
+def test_long_and_estimate_stay_the_packages_functions_once_the_searches_ran(tmp_path):
+    # a submodule of that name, once imported, would take the package's attribute
+    run = topswops.RunOptions(workers=1, store=str(tmp_path / "s.sqlite"))
+    assert topswops.solve(5, "forward", deep=True, run=run).forward == F[5]
+    for _ in range(2):
+        assert topswops.long(5, seconds=30, goal=F[5], run=run).steps == F[5]
+    assert topswops.estimate(5, probes=10, run=run).target == F[5]
+    assert (topswops.long, topswops.estimate) == (api.long, api.estimate)
+
+
 def test_a_deck_is_given_as_numbers_or_as_text():
     assert topswops.deck("3 1 2") == topswops.deck("3,1,2") == topswops.deck([3, 1, 2]) == (3, 1, 2)
     assert topswops.play((3, 1, 4, 5, 2)).steps == rules.steps((3, 1, 4, 5, 2)) == 7
 
 
 def test_an_answer_the_store_cannot_keep_is_printed_then_exit_1(monkeypatch):
-    from puzzlesearch.topswops import bounds
+    from puzzlesearch.topswops import known
 
     def broken(*args, **kwargs):
         raise sqlite3.OperationalError("disk I/O error")
 
-    monkeypatch.setattr(bounds, "remember", broken)
+    monkeypatch.setattr(known, "remember_f", broken)
     r = run_cli("topswops", "solve", "-n", "8")
     assert (r.code, r.out) == (1, "n=8  backward=22  forward=22  match=true\n")
     assert r.err == "puzzlesearch: f(8) = 22 was computed but not saved: disk I/O error\n"

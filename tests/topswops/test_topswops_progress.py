@@ -13,6 +13,7 @@ from conftest import load_data, run_cli
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.engine.progress import bar_enabled
 from puzzlesearch.topswops import backward, forward
+from puzzlesearch.topswops.forward import Tree
 
 F = {int(k): v for k, v in load_data("topswops")["max_steps"]["values"].items()}
 
@@ -67,7 +68,7 @@ def test_the_backward_search_shows_decks_met_and_the_longest_game_so_far(meters,
 
 def test_the_forward_search_in_one_call_shows_its_nodes(meters, monkeypatch):
     monkeypatch.setattr(sys, "stderr", _Terminal())
-    r = forward.solve_forward(12, run=RunOptions(workers=1, progress=True))
+    r = forward.search(Tree.plain(12, forward.own_bounds(12)), RunOptions(workers=1, progress=True))
     assert r.subproblems == 1
     meter = meters[-1]
     assert (meter.label, meter.unit) == ("topswops forward n=12", "decks")
@@ -75,30 +76,31 @@ def test_the_forward_search_in_one_call_shows_its_nodes(meters, monkeypatch):
 
 
 def test_quick_searches_quiet_runs_and_pipes_show_nothing(meters, monkeypatch):
+    monkeypatch.setattr(backward, "LONG_FROM", 11)  # so that n = 11 (0.1 s) counts as long
     monkeypatch.setattr(sys, "stderr", _Terminal())
-    backward.solve_backward(11, progress=True)  # quick: below LONG_FROM
-    backward.solve_backward(12, progress=False)  # --quiet
+    backward.solve_backward(10, progress=True)  # quick: below LONG_FROM
+    backward.solve_backward(11, progress=False)  # --quiet
     monkeypatch.setattr(sys, "stderr", io.StringIO())
-    backward.solve_backward(12, progress=True)  # not a terminal
+    backward.solve_backward(11, progress=True)  # not a terminal
     assert [m.updates for m in meters] == [[], [], []]
-    r = run_cli("topswops", "solve", "-n", "12", "--mode", "backward")  # stderr is not a terminal
-    assert (r.code, r.out, r.err) == (0, f"n=12  backward={F[12]}\n", "")
+    r = run_cli("topswops", "solve", "-n", "11", "--mode", "backward")  # stderr is not a terminal
+    assert (r.code, r.out, r.err) == (0, f"n=11  backward={F[11]}\n", "")
 
 
-def test_the_split_search_says_what_it_looks_for_until_a_deck_reaches_it(monkeypatch):
-    import puzzlesearch.engine.run as engine_run
-
+def test_the_split_search_says_what_it_looks_for_until_a_deck_reaches_it(monkeypatch, tmp_path):
     seen = {}
-    real = engine_run.run_tasks
+    real = forward.run_tasks
 
     def spy(func, tasks, **kw):
         seen.update(kw)
         return real(func, tasks, **kw)
 
-    monkeypatch.setattr(engine_run, "run_tasks", spy)
-    r = forward.solve_forward(10, run=RunOptions(workers=2))
+    monkeypatch.setattr(forward, "run_tasks", spy)
+    # split for its checkpoint, its tasks run in this process
+    run = RunOptions(workers=1, checkpoint=str(tmp_path / "c.ckpt"))
+    r = forward.search(Tree.plain(10, forward.own_bounds(10)), run)
     display = seen["display"]
     assert (display.label, display.unit) == ("topswops forward n=10", "decks")
     assert display.best(-1) == f"searching for decks of >= {F[9] + 1} steps"
     assert display.best(F[10]) == f"best so far: {F[10]} steps"
-    assert seen["options"].workers == 2 and r.steps == F[10]
+    assert seen["options"].workers == 1 and r.subproblems > 1 and r.steps == F[10]

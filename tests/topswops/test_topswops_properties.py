@@ -5,7 +5,7 @@ from functools import cache
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from puzzlesearch.topswops import backward, bounds, rules
+from puzzlesearch.topswops import backward, forward, rules
 
 
 @cache
@@ -56,4 +56,4 @@ def test_any_completion_of_a_backward_record_plays_its_depth(n, data):
 
 
 def test_forward_bounds_are_the_backward_values():
-    assert bounds.own_bounds(10) == [0] + [f(m).steps for m in range(1, 10)]
+    assert forward.own_bounds(10) == [0] + [f(m).steps for m in range(1, 10)]

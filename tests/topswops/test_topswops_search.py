@@ -7,11 +7,17 @@ from conftest import load_data
 from puzzlesearch import topswops
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.engine.store import ResultsStore
-from puzzlesearch.topswops import backward, bounds, forward, plain, rules
+from puzzlesearch.topswops import backward, forward, plain, rules
+from puzzlesearch.topswops.forward import Tree
 
 DATA = load_data("topswops")
 F = {int(k): v for k, v in DATA["max_steps"]["values"].items()}
 COUNTS = {int(k): v for k, v in DATA["optimal_deck_count"]["values"].items()}
+
+
+def knuth(n, run=RunOptions(workers=1)):  # noqa: B008 (frozen)
+    """Knuth's forward search for f(n), with this program's own bounds."""
+    return forward.search(Tree.plain(n, forward.own_bounds(n)), run)
 
 
 @pytest.mark.parametrize("n", range(1, 12))
@@ -25,7 +31,7 @@ def test_backward_search_finds_f_and_every_optimal_deck(n):
 
 @pytest.mark.parametrize("n", range(1, 12))
 def test_forward_search_finds_f_and_every_optimal_deck(n):
-    r = forward.solve_forward(n)
+    r = knuth(n)
     assert r.steps == F[n]
     assert len(r.decks) == COUNTS[n]
     assert all(rules.steps(d) == F[n] for d in r.decks)
@@ -40,8 +46,8 @@ def test_backward_kernel_equals_its_plain_python_version(n):
 
 @pytest.mark.parametrize("n", range(1, 10))
 def test_forward_kernel_equals_its_plain_python_version(n):
-    f = bounds.own_bounds(n)
-    r = forward.solve_forward(n, f)
+    f = forward.own_bounds(n)
+    r = forward.search(Tree.plain(n, f), RunOptions(workers=1))
     assert plain.forward(n, f) == (r.steps, r.decks)
 
 
@@ -60,28 +66,29 @@ def test_backward_records_deepen_one_level_at_a_time_and_replay():
         assert rules.steps(full) == depth
 
 
+@pytest.mark.slow
 def test_subproblems_on_two_workers_give_the_serial_answer_and_decks():
-    serial = forward.solve_forward(10)
-    split = forward.solve_forward(10, run=RunOptions(workers=2))
+    serial = knuth(10)
+    split = knuth(10, RunOptions(workers=2))
     assert split.subproblems >= 100
     assert (split.steps, split.decks) == (serial.steps, serial.decks)
 
 
 def test_split_tasks_cover_the_search_exactly():
-    f = bounds.own_bounds(9)
-    tasks, found = forward.split_tasks(9, f, at_least=20)
-    parts = [found] + [forward.forward_task(t, -1) for t in tasks]  # -1: no deck found yet
-    best, decks, _ = forward._merge(9, parts)
-    assert (best, decks) == (F[9], forward.solve_forward(9, f).decks)
+    tree = Tree.plain(9, forward.own_bounds(9))
+    tasks, above = forward.split_tasks(tree, at_least=20)
+    parts = [above] + [forward.forward_task(t, -1) for t in tasks]  # -1: no deck found yet
+    best, decks, _ = forward.merge(parts)
+    assert (best, decks) == (F[9], forward.search(tree, RunOptions(workers=1)).decks)
 
 
 def test_bounds_are_computed_once_then_read_back_from_the_results_store(tmp_path):
     path = tmp_path / "results.sqlite"
-    assert bounds.own_bounds(8, store=path) == [0] + [F[m] for m in range(1, 8)]
+    assert forward.own_bounds(8, store=path) == [0] + [F[m] for m in range(1, 8)]
     with ResultsStore(path) as db:
         assert [db.get("topswops", f"f({m})") for m in range(1, 8)] == [F[m] for m in range(1, 8)]
         db.put("topswops", "f(7)", 99, "test")  # a stored value is what later runs use
-    assert bounds.own_bounds(8, store=path)[7] == 99
+    assert forward.own_bounds(8, store=path)[7] == 99
 
 
 def test_solve_both_cross_checks_and_stores_its_answer(tmp_path):
@@ -95,4 +102,4 @@ def test_limits_are_refused_with_a_reason():
     with pytest.raises(ValueError, match="n <= 15"):
         backward.solve_backward(16)
     with pytest.raises(ValueError, match="n <= 16"):
-        forward.solve_forward(17)
+        forward.search(Tree(17, [0] * 17, 1), RunOptions(workers=1))

@@ -6,8 +6,14 @@ and plain play.
 f(n); ``play(deck)`` plays a deck with the plain rules (rules.py). Every check of the
 command line is made here, in the command line's words (a ValueError), so the API refuses
 exactly what ``puzzlesearch topswops`` refuses. Long searches take ``run: RunOptions``
-(workers, scheduler, checkpoint, results store, progress). The search modules, and with
-them numba, are imported only by ``solve`` and ``optimal``.
+(workers, scheduler, checkpoint, results store, progress): ``solve`` and ``optimal``,
+``long`` and ``estimate``. The search modules, and with them numba, are imported only by
+the functions that run a search.
+
+``solve`` checks the input, makes the forward search's plan (plan.py: its bounds, and for
+the deep search the deck it starts at and the bottom bound), runs the searches, replays
+every deck they return with the plain rules, and remembers the answer in the results
+store (known.py).
 
 >>> from puzzlesearch import topswops
 >>> s = topswops.solve(8)
@@ -28,22 +34,24 @@ ValueError: --mode both supports n <= 15 (the backward search packs a deck in 64
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from puzzlesearch.engine.options import RunOptions
-from puzzlesearch.topswops import rules
+from puzzlesearch.engine.options import RunOptions, cores
+from puzzlesearch.engine.params import whole
+from puzzlesearch.engine.store import saving
+from puzzlesearch.topswops import known, rules
 from puzzlesearch.topswops.limits import DEEP_FROM, MAX_LONG_WORKERS, check_n
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from puzzlesearch.topswops.backward import BackwardResult
-    from puzzlesearch.topswops.estimate import Estimate
     from puzzlesearch.topswops.forward import ForwardResult
-    from puzzlesearch.topswops.long import Improvement, LongResult
+    from puzzlesearch.topswops.longdecks import Improvement, LongResult
+    from puzzlesearch.topswops.plan import Plan
+    from puzzlesearch.topswops.probes import Estimate
 
 MODES = ("backward", "forward", "both")
 #: the modes that list decks (optimal)
@@ -60,6 +68,7 @@ class Solution:
     nodes: dict[str, int]
     seconds: dict[str, float]
     details: dict[str, BackwardResult | ForwardResult] = field(repr=False, compare=False)
+    plan: Plan | None = field(default=None, repr=False, compare=False)  # the forward search's
 
 
 @dataclass(frozen=True)
@@ -76,13 +85,33 @@ class Play:
     trace: list[tuple[int, ...]]
 
 
-def _check_run(mode: str, run: RunOptions) -> None:
-    """The backward search is one kernel call in this process: refuse what it would ignore."""
+def _check_run(run: RunOptions, why: str) -> None:
+    """Refuse what a search that runs in this process would ignore."""
+    for name, value in (("--checkpoint", run.checkpoint), ("--scheduler", run.scheduler)):
+        if value is not None:
+            raise ValueError(f"{name} applies to the forward search; {why}")
+
+
+def _check_solve(n: object, mode: str, run: RunOptions, deep: bool | None,
+                 start: str | Iterable[int | str] | None) -> tuple[int, bool, tuple[int, ...] | None]:
+    """n, whether the forward search is the deep one, and the start deck, checked."""
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+    n = check_n(n, mode)
     if mode == "backward":
-        for name, value in (("--checkpoint", run.checkpoint), ("--scheduler", run.scheduler)):
-            if value is not None:
-                raise ValueError(f"{name} applies to the forward search; --mode backward runs in one call "
-                                 "in this process")
+        _check_run(run, "--mode backward runs in one call in this process")
+    if deep is not None and mode == "backward":
+        flag = "--deep" if deep else "--no-deep"
+        raise ValueError(f"{flag} applies to the forward search; --mode backward has no deep search")
+    if start is not None:
+        if mode == "backward":
+            raise ValueError("--start applies to the forward search; --mode backward needs no start")
+        if deep is False:
+            raise ValueError("--start is where the deep forward search starts; it cannot go with --no-deep")
+        start = deck(start)
+        if len(start) != n:
+            raise ValueError(f"the start deck has {len(start)} cards, not n = {n}")
+    return n, start is not None or (DEEP_FROM <= n if deep is None else deep), start
 
 
 def solve(n: int = 10, mode: str = "both", *, run: RunOptions = RunOptions(),  # noqa: B008
@@ -96,40 +125,22 @@ def solve(n: int = 10, mode: str = "both", *, run: RunOptions = RunOptions(),  #
     forward search runs (the engine's worker policy: in this process for n < 13, else
     on all cores) and whether progress is drawn. `deep` (default: n >= DEEP_FROM):
     the forward search starts at a long deck and prunes with the bound once card n is
-    at the bottom (deep.py); it finds the same decks. `start`: a deck found beforehand
-    (see :func:`deck`) to start at instead of the one `long` finds (implies `deep`).
+    at the bottom (plan.py, bottom.py); it finds the same decks. `start`: a deck found
+    beforehand (see :func:`deck`) to start at instead of the one `long` finds (implies
+    `deep`). The forward search's seconds include making its plan.
     """
-    if mode not in MODES:
-        raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
-    n = check_n(n, mode)
-    _check_run(mode, run)
-    if deep is not None and mode == "backward":
-        flag = "--deep" if deep else "--no-deep"
-        raise ValueError(f"{flag} applies to the forward search; --mode backward has no deep search")
-    if start is not None:
-        if mode == "backward":
-            raise ValueError("--start applies to the forward search; --mode backward needs no start")
-        if deep is False:
-            raise ValueError("--start is where the deep forward search starts; it cannot go with --no-deep")
-        start = deck(start)
-        if len(start) != n:
-            raise ValueError(f"the start deck has {len(start)} cards, not n = {n}")
+    n, deep, start = _check_solve(n, mode, run, deep, start)
     run.check_paths(store=True)
-    from puzzlesearch.engine.store import saving
-    from puzzlesearch.topswops.backward import solve_backward
-    from puzzlesearch.topswops.bounds import remember
-    from puzzlesearch.topswops.forward import solve_forward
+    from puzzlesearch.topswops import backward, forward
+    from puzzlesearch.topswops import plan as planning
 
+    plan = planning.make(n, run, deep=deep, start=start) if mode in ("forward", "both") else None
     details: dict[str, BackwardResult | ForwardResult] = {}
     if mode in ("backward", "both"):
-        details["backward"] = solve_backward(n, progress=run.progress)
-    if mode in ("forward", "both"):
-        from puzzlesearch.topswops import deep as deeper
-
-        if start is not None or (DEEP_FROM <= n if deep is None else deep):
-            details["forward"] = deeper.solve(n, run=run, start=start)
-        else:
-            details["forward"] = solve_forward(n, run=run)
+        details["backward"] = backward.solve_backward(n, progress=run.progress)
+    if plan is not None:
+        found = forward.search(plan, run)
+        details["forward"] = replace(found, seconds=plan.seconds + found.seconds)
     for method, r in details.items():
         for d in r.decks:
             if rules.steps(d) != r.steps:
@@ -145,12 +156,24 @@ def solve(n: int = 10, mode: str = "both", *, run: RunOptions = RunOptions(),  #
         nodes={k: r.nodes for k, r in details.items()},
         seconds={k: round(r.seconds, 4) for k, r in details.items()},
         details=details,
+        plan=plan,
     )
     if match is not False:
-        best = next(iter(details.values()))
-        with saving(solution, f"f({n}) = {best.steps}"):
-            remember(n, best.steps, "+".join(details), sum(r.seconds for r in details.values()), run.store)
+        _remember(solution, run)
     return solution
+
+
+def _remember(solution: Solution, run: RunOptions) -> None:
+    """Keep f(n) in the results store for later runs to use as a bound, and after a deep
+    search a deck longer than the one it started at, for later runs to start at."""
+    n, details, plan = solution.n, solution.details, solution.plan
+    best = next(iter(details.values()))
+    with saving(solution, f"f({n}) = {best.steps}"):
+        seconds = sum(r.seconds for r in details.values())
+        known.remember_f(n, best.steps, "+".join(details), seconds, run.store)
+        f = details.get("forward")
+        if plan is not None and plan.witness is not None and f.decks and f.steps > plan.witness_steps:
+            known.keep_deck(n, f.decks[0], f.steps, "the forward search", run.store)
 
 
 def optimal(n: int, mode: str = "forward", *, run: RunOptions = RunOptions()) -> Optimal:  # noqa: B008
@@ -162,25 +185,27 @@ def optimal(n: int, mode: str = "forward", *, run: RunOptions = RunOptions()) ->
 
 
 def long(n: int, seconds: float = 60.0, seed: int = 0,
-         report: Callable[[Improvement], None] | None = None, goal: int | None = None,
-         workers: int | None = None) -> LongResult:
+         report: Callable[[Improvement], None] | None = None, goal: int | None = None, *,
+         run: RunOptions = RunOptions()) -> LongResult:  # noqa: B008
     """Long decks of n cards (n <= 255) by an anytime search of about `seconds`
-    (long.py) on `workers` threads (default: all cores): each longer deck, replayed with
-    the plain rules, goes to `report` at once. `goal`: stop as soon as a deck makes that
-    many steps."""
-    from puzzlesearch.engine.options import cores
-    from puzzlesearch.topswops.long import long_decks
+    (longdecks.py) on ``run.workers`` threads (default: all cores): each longer deck, replayed
+    with the plain rules, goes to `report` at once. `goal`: stop as soon as a deck makes
+    that many steps."""
+    _check_run(run, "long runs in this process")
+    from puzzlesearch.topswops.longdecks import long_decks
 
-    return long_decks(n, seconds, seed, report, goal, workers=cores() if workers is None else workers)
+    return long_decks(n, seconds, seed, report, goal, workers=cores() if run.workers is None else run.workers)
 
 
-def estimate(n: int, workers: int | None = None, probes: int = 200_000, seed: int = 0,
-             store: str | None = None) -> Estimate:
+def estimate(n: int, probes: int = 200_000, seed: int = 0, *,
+             run: RunOptions = RunOptions()) -> Estimate:  # noqa: B008
     """Knuth's random-probe estimate of the forward search's nodes for n (n <= 16), and
-    its expected time on `workers` workers (estimate.py)."""
-    from puzzlesearch.topswops.estimate import estimate as knuth
+    its expected time on ``run.workers`` workers (default: all cores), with the bounds
+    of the results store ``run.store`` (probes.py)."""
+    _check_run(run, "estimate runs in this process")
+    from puzzlesearch.topswops.probes import estimate as knuth
 
-    return knuth(n, workers=workers, probes=probes, seed=seed, store=store)
+    return knuth(n, run=run, probes=probes, seed=seed)
 
 
 def deck(cards: str | Iterable[int | str]) -> tuple[int, ...]:
@@ -188,8 +213,8 @@ def deck(cards: str | Iterable[int | str]) -> tuple[int, ...]:
     ("3 1 2", "3,1,2"). ValueError unless they are a permutation of 1..n."""
     words = cards.replace(",", " ").split() if isinstance(cards, str) else list(cards)
     try:
-        cards = tuple(int(w) if isinstance(w, str) else operator.index(w) for w in words)
-    except (TypeError, ValueError):
+        cards = tuple(int(w) if isinstance(w, str) else whole(w, "a card") for w in words)
+    except ValueError:
         raise ValueError(f"the deck must be whole numbers, got {' '.join(map(str, words))!r}") from None
     if not cards:
         raise ValueError('the deck is empty: give its cards from the top, e.g. "3 1 2"')

@@ -25,7 +25,7 @@ import numpy as np
 
 from puzzlesearch.engine.progress import Meter
 from puzzlesearch.topswops import calls
-from puzzlesearch.topswops.backward_kernel import backward_kernel, fibonacci_bound
+from puzzlesearch.topswops.backward_kernel import Found, backward_kernel, fibonacci_bound
 from puzzlesearch.topswops.limits import LONG_FROM, check_n
 
 
@@ -69,22 +69,23 @@ def solve_backward(n: int, *, progress: bool = False) -> BackwardResult:
     maxdepth = fibonacci_bound(n)
     watch = np.zeros(maxdepth + 2, np.int64)
     with Meter(f"topswops backward n={n}", None, "decks", progress and n >= LONG_FROM) as meter:
-        best, count, decks, nodes, records = calls.until_it_fits(
-            lambda cap: calls.call(backward_kernel, n, maxdepth, cap, watch, meter=meter, nodes=watch,
-                                   note=_deepest),
-            needed=lambda result: result[1],
+        found = calls.until_it_fits(
+            lambda cap: Found._make(calls.call(backward_kernel, n, maxdepth, cap, watch, meter=meter,
+                                               nodes=watch, note=_deepest)),
+            needed=lambda found: found.count,
         )
-        meter.update(int(nodes.sum()), _deepest(nodes))
-    partial = sorted(tuple(int(x) for x in row) for row in decks[:count])
+        meter.update(int(found.nodes.sum()), _deepest(found.nodes))
+    partial = sorted(tuple(int(x) for x in row) for row in found.decks[:found.count])
     full = sorted(d for p in partial for d in completions(p))
+    records = found.records
     return BackwardResult(
         n=n,
-        steps=int(best),
+        steps=int(found.best),
         partial_decks=partial,
         decks=full,
         records=[(i, tuple(int(x) for x in records[i])) for i in range(len(records)) if records[i, 0]],
-        nodes_per_level=[int(x) for x in nodes],
-        nodes=int(nodes.sum()),
+        nodes_per_level=[int(x) for x in found.nodes],
+        nodes=int(found.nodes.sum()),
         seconds=time.perf_counter() - t0,
     )
 

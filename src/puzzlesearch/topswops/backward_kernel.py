@@ -21,6 +21,8 @@ without it, medians of 5 alternated runs.)
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
@@ -45,6 +47,17 @@ _HOME = np.uint64(sum((k + 1) << (4 * k) for k in range(15)))
 WATCH_BELOW = 5
 
 
+class Found(NamedTuple):
+    """What backward_kernel returns, slot by slot (the kernel returns a plain tuple in this
+    order; the driver names it with ``Found._make``)."""
+
+    best: int  # the deepest level reached: f(n)
+    count: int  # partial decks at that level; more than fit in `decks`, maybe
+    decks: np.ndarray  # decks[:min(count, cap)]: those partial decks (0 = undetermined)
+    nodes: np.ndarray  # nodes[l]: the partial decks met at level l, l = 0..best
+    records: np.ndarray  # records[d]: the first partial deck found at depth d, d = 0..best
+
+
 @njit(cache=True, inline="always")
 def _zero_nibbles(x):
     """Bit 3 of each nibble of the result is set exactly where that nibble of x is 0."""
@@ -53,10 +66,7 @@ def _zero_nibbles(x):
 
 @njit(cache=True, nogil=True)
 def backward_kernel(n, maxdepth, cap, watch):
-    """DFS over undone moves. Returns (best, count, decks, nodes, records).
-
-    decks[:min(count, cap)] are the partial decks at depth `best`; nodes[l] counts the
-    decks met at depth l; records[d] is the first partial deck found at depth d. `watch`
+    """DFS over undone moves. Returns the slots of :class:`Found`, in its order. `watch`
     (maxdepth + 2 entries, cleared here) holds a recent copy of nodes[] while the search runs.
     """
     positions = np.uint64(0)  # bit 3 of nibbles 1..n-1: where a move can be undone
@@ -115,4 +125,4 @@ def backward_kernel(n, maxdepth, cap, watch):
     return best, count, decks, nodes[: best + 1], records[: best + 1]
 
 
-__all__ = ["backward_kernel", "fibonacci_bound"]
+__all__ = ["Found", "backward_kernel", "fibonacci_bound"]

@@ -55,9 +55,9 @@ def solve(n: int, mode: str, deep: bool | None, start: str | None, verbose: bool
         if s.match is not None:
             out["match"] = s.match
         out.update(decks=[list(d) for d in s.decks], nodes=s.nodes, seconds=s.seconds)
-        f = s.details.get("forward")
-        if f is not None and f.start is not None:
-            out["start"] = f.start
+        start = s.plan.start_json() if s.plan is not None else None
+        if start is not None:
+            out["start"] = start
         if verbose:
             out["nodes_per_level"] = {m: r.nodes_per_level for m, r in s.details.items()}
         clikit.emit_json(out)
@@ -84,29 +84,33 @@ def _verbose(s: api.Solution) -> None:
     if f is not None:
         click.echo(f"forward: bounds f(0..{s.n - 1}) = {' '.join(map(str, f.bounds))}; "
                    f"first target {f.first_target}")
-        start = f.start or {}
-        if "given" in start:
-            click.echo(f"forward: started at the given deck of {start['given']['steps']} steps")
-        if "store" in start:
-            click.echo(f"forward: started at the results store's deck of {start['store']['steps']} steps: "
-                       f"{_deck(start['store']['deck'])}")
-        if "long" in start:
-            long = start["long"]
-            click.echo(f"forward: a long deck of {long['steps']} steps in {long['seconds']:.1f} s: "
-                       f"{_deck(long['deck'])}")
-        if "bottom" in start:
-            b = start["bottom"]
-            click.echo(f"forward: card {s.n} at the bottom: at most {b['bound']} steps left "
-                       f"(f({s.n - 1}) = {f.bounds[s.n - 1]}), from {b['listed']} games of {s.n - 1} cards "
-                       f"of >= {b['k']} steps in {b['seconds']:.1f} s")
-        if "estimate" in start:
-            e = start["estimate"]
-            click.echo(f"forward: estimated {e['nodes']:.3g} nodes, {e['seconds']:.0f} s on {e['workers']} "
-                       f"worker(s) (Knuth's probes, before the search)")
+        if s.plan is not None:
+            _verbose_plan(s.plan, f.bounds)
         click.echo("forward: nodes per level: " + " ".join(map(str, f.nodes_per_level)))
         click.echo(f"forward: {f.nodes} nodes in {f.seconds:.3f} s, {f.subproblems} subproblem(s)")
     for deck in s.decks:
         click.echo(f"deck: {_deck(deck)}")
+
+
+def _verbose_plan(p: api.Plan, bounds: list[int]) -> None:
+    """Where the deep search started: its witness, its bottom bound, its estimate."""
+    if p.witness_from == "given":
+        click.echo(f"forward: started at the given deck of {p.witness_steps} steps")
+    elif p.witness_from == "store":
+        click.echo(f"forward: started at the results store's deck of {p.witness_steps} steps: "
+                   f"{_deck(p.witness)}")
+    elif p.witness_from == "long":
+        click.echo(f"forward: a long deck of {p.witness_steps} steps in {p.long_seconds:.1f} s: "
+                   f"{_deck(p.witness)}")
+    b, n = p.bottom_search, p.n
+    if b is not None:
+        click.echo(f"forward: card {n} at the bottom: at most {b.bound} steps left "
+                   f"(f({n - 1}) = {bounds[n - 1]}), from {b.listed} games of {n - 1} cards "
+                   f"of >= {b.k} steps in {b.seconds:.1f} s")
+    e = p.estimate
+    if e is not None:
+        click.echo(f"forward: estimated {e.nodes:.3g} nodes, {e.seconds:.0f} s on {e.workers} "
+                   f"worker(s) (Knuth's probes, before the search)")
 
 
 @topswops.command(help=f"""Every deck of n cards that makes f(n) steps, one per line.
@@ -163,7 +167,7 @@ def long_decks(n: int, seconds: float, seed: int, workers: int | None, as_json: 
             sys.stdout.flush()  # a killed run keeps every line it printed
 
     with clikit.library_call():
-        r = api.long(n, seconds, seed, report=report, workers=workers)
+        r = api.long(n, seconds, seed, report=report, run=RunOptions(workers=workers))
     if as_json:
         clikit.emit_json({"n": r.n, "seed": r.seed, "steps": r.steps, "deck": list(r.deck),
                           "seconds": r.seconds, "improvements": [asdict(i) | {"deck": list(i.deck)}
@@ -185,8 +189,8 @@ def long_decks(n: int, seconds: float, seed: int, workers: int | None, as_json: 
 def estimate(n: int, for_workers: int | None, probes: int, seed: int, run: RunOptions, as_json: bool) -> None:
     """The forward search's size for n by Knuth's random probes, and its expected time."""
     with clikit.library_call():
-        e = api.estimate(n, workers=for_workers, probes=probes, seed=seed, store=run.store)
-    from .estimate import duration  # loaded by the estimate already
+        e = api.estimate(n, probes=probes, seed=seed, run=run.but(workers=for_workers))
+    from .probes import duration  # loaded by the estimate already
 
     if as_json:
         clikit.emit_json(e)

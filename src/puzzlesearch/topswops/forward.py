@@ -1,32 +1,27 @@
-"""Forward branch-and-bound for Topswops f(n) (Knuth's topswops-fwd.w, with the
-refinements of Nguyen & Fahle 2010).
+"""Forward branch-and-bound search for f(n) (Knuth's topswops-fwd.w).
 
-Play forward from a deck of n *placeholder* cards, the card that starts at position j
-being the placeholder -j. While the top card is known, play it. When a placeholder
-reaches the top, branch on which unused value it is; the deck it started as is then
-known up to the placeholders that never reach the top, which play no part. Three facts
-cut the branching:
-  * optimal decks are derangements: a deck with card j at position j (j >= 2) is what
-    a deck with j on top turns into, so it is one step short of that one. The
-    placeholder -j is never given the value j.
-  * card 1 is chosen only last: giving the top placeholder the value 1 ends the game
-    with the steps made so far, while any other free value would make at least one
-    more; so 1 is tried only when no other free value is allowed.
-  * the largest cards sitting at the bottom in any order never move again: if
-    positions t..n-1 hold exactly the values t+1..n, a reversal reaching them needs one
-    of them on top, which never happens. From then on the game is a game of t cards
-    and makes at most f(t) more steps (Nguyen & Fahle; Knuth's program uses the cards
-    in order only). A node is pruned when steps so far + f(t) < target.
-The bounds f(m), m < n, are this program's own results (bounds.py), and the first
-target is f(n-1) + 1, which every n reaches (put n on top of an optimal (n-1)-deck reversed).
-Pruning only what is *below* the target keeps every deck that reaches it, so the
-search yields all optimal decks, not just one.
-[D. E. Knuth, topswops-fwd.w; K. Nguyen and T. Fahle, "Topswops" computations (2010),
-f(17) = 159.]
+Cards are chosen only when they reach the top. Start with n *placeholders* -1..-n
+(placeholder -j stands for the unknown card that starts at position j-1), and whenever a
+placeholder is on top, choose which unused value it is, then play moves until a
+placeholder is on top again. Two rules shrink the tree:
 
-The kernel is in forward_kernel.py. This module runs it: as one call in this process, or
-split into subproblems (the subtrees below the choices made first) that
-puzzlesearch.engine runs on local worker processes or a Dask cluster, with a checkpoint.
+- the derangement rule: a deck with card j at position j (j >= 2) is never optimal, since
+  undoing the move j from it gives a deck one step longer; so placeholder -j never gets
+  the value j;
+- the bound: once the cards at positions t..n-1 are known and hold exactly t+1..n, they
+  never move again, and at most f(t) steps remain; prune when steps + f(t) < target.
+
+The bounds f(m), m < n, are this program's own results (own_bounds), and the first
+target is f(n-1) + 1, which every n reaches (bounds.py). Pruning only what is *below* the
+target keeps every deck that reaches it, so the search yields all optimal decks, not just
+one. [D. E. Knuth, topswops-fwd.w; K. Nguyen and T. Fahle, "Topswops" computations
+(2010), f(17) = 159.]
+
+What is searched is a :class:`Tree`: n, the bounds, the target, and optionally the bottom
+bound (bottom.py) and `every` (list every deck reaching the fixed target). The kernel is
+in forward_kernel.py. :func:`search` runs it: as one call in this process, or split into
+subproblems (the subtrees below the choices made first) that puzzlesearch.engine runs on
+local worker processes or a Dask cluster, with a checkpoint.
 """
 
 from __future__ import annotations
@@ -38,9 +33,10 @@ import numpy as np
 
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.engine.progress import Display, Meter
-from puzzlesearch.topswops import calls
-from puzzlesearch.topswops.bounds import first_target, own_bounds
-from puzzlesearch.topswops.forward_kernel import forward_kernel
+from puzzlesearch.engine.run import run_tasks
+from puzzlesearch.topswops import calls, known
+from puzzlesearch.topswops.bounds import bound_array, first_target, pruned
+from puzzlesearch.topswops.forward_kernel import Found, forward_kernel
 from puzzlesearch.topswops.limits import LONG_FROM, check_n
 
 #: The split: the first depth with at least SPLIT_AT_LEAST choice prefixes, dealt into
@@ -54,6 +50,43 @@ _NO_PREFIX = np.zeros(0, np.int8)
 
 
 @dataclass(frozen=True)
+class Tree:
+    """The tree the forward search walks.
+
+    n        cards
+    bounds   f(0..n-1) (bounds.py)
+    target   the fewest steps a deck must make to count: f(n-1) + 1, or the length of a
+             deck that exists (then every deck of f(n) steps is still found)
+    bottom   at most this many steps are left once card n is at the bottom, for the games
+             of at least `target` steps (bottom.py); None: no such bound
+    every    keep the target fixed and list every deck reaching it (as patterns, 0 for a
+             card that never reaches the top), not just the longest
+    deep     the deep search's tree (plan.py), started at a deck found beforehand: its
+             checkpoints are keyed by its target and bottom bound, whatever they are
+    """
+
+    n: int
+    bounds: tuple[int, ...]
+    target: int
+    bottom: int | None = None
+    every: bool = False
+    deep: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "bounds", tuple(int(b) for b in self.bounds[: self.n]))
+
+    @classmethod
+    def plain(cls, n: int, bounds: list[int] | tuple[int, ...]) -> Tree:
+        """Knuth's search for f(n): its bounds, the first target, no bottom bound."""
+        return cls(n, tuple(bounds[:n]), first_target(bounds, n))
+
+    def is_plain(self) -> bool:
+        """Knuth's search for f(n): the first target, no bottom bound, not the deep search's."""
+        return not (self.deep or self.every or self.bottom is not None) \
+            and self.target == first_target(self.bounds, self.n)
+
+
+@dataclass(frozen=True)
 class ForwardResult:
     n: int
     steps: int  # f(n)
@@ -64,16 +97,12 @@ class ForwardResult:
     bounds: list[int]  # f(0..n-1), as used for pruning
     subproblems: int  # 1 for the plain serial search
     seconds: float
-    bottom: int | None = None  # the bound on steps left once card n is at the bottom (deep.py), if any
-    start: dict | None = None  # how the first target and the bottom bound were found (deep.solve)
+    bottom: int | None = None  # the bound on steps left once card n is at the bottom (bottom.py), if any
 
 
-def _bound_array(n: int, bounds: list[int]) -> np.ndarray:
-    return np.array(list(bounds[:n]) + [0], dtype=np.int64)
-
-
-def _search(n: int, bound: np.ndarray, target: int, prefix: np.ndarray = _NO_PREFIX, split_depth: int = 0,
-            *, every: bool = False, in_engine: bool = False, meter: Meter | None = None) -> tuple:
+def search_below(n: int, bound: np.ndarray, target: int, prefix: np.ndarray = _NO_PREFIX,
+                 split_depth: int = 0, *, every: bool = False, in_engine: bool = False,
+                 meter: Meter | None = None) -> Found:
     """The kernel's answer below `prefix` (forward_kernel), run again with a larger deck
     buffer until every deck reaching the best (with `every`: reaching the target, which
     then stays fixed) fits. In this process, the call is
@@ -82,70 +111,66 @@ def _search(n: int, bound: np.ndarray, target: int, prefix: np.ndarray = _NO_PRE
     process (where Ctrl-C goes to the parent), so the kernel is called directly."""
     nodes = np.zeros(n + 2, np.int64)
 
-    def run(cap: int) -> tuple:
+    def run(cap: int) -> Found:
         args = (n, bound, target, prefix, split_depth, cap, nodes, not every)
         if in_engine:
-            return forward_kernel(*args)
-        return calls.call(forward_kernel, *args, meter=meter, nodes=nodes)
+            return Found._make(forward_kernel(*args))
+        return Found._make(calls.call(forward_kernel, *args, meter=meter, nodes=nodes))
 
-    return calls.until_it_fits(run, needed=lambda r: max(r[1], r[5]))
+    return calls.until_it_fits(run, needed=lambda found: max(found.count, found.npaths))
 
 
-def _part(best: int, count: int, decks: np.ndarray, nodes: np.ndarray, *_: object) -> dict:
+def part(found: Found) -> dict:
     """A kernel's answer as a JSON value: its best, the decks reaching it, its nodes per level."""
-    return {"best": int(best), "decks": [[int(x) for x in d] for d in decks[:count]],
-            "nodes": [int(x) for x in nodes]}
+    return {"best": int(found.best), "decks": [[int(x) for x in d] for d in found.decks[:found.count]],
+            "nodes": [int(x) for x in found.nodes]}
 
 
-def forward_task(task: dict, found: int) -> dict:
+def forward_task(task: dict, best: int) -> dict:
     """One subproblem (engine task): the subtrees below each choice prefix in
-    task["prefixes"]. The target starts at the best found so far by the whole run (or
-    task["target"]) and rises from one subtree to the next as better decks turn up; with
-    task["every"], it stays at task["target"] and every deck reaching it is kept."""
+    task["prefixes"]. The target starts at `best`, the best found so far by the whole run
+    (or task["target"]), and rises from one subtree to the next as better decks turn up;
+    with task["every"], it stays at task["target"] and every deck reaching it is kept."""
     n = task["n"]
-    bound = _bound_array(n, task["bounds"])
+    bound = bound_array(n, task["bounds"])
     every = task.get("every", False)
-    target = task["target"] if every else max(task["target"], found)
+    target = task["target"] if every else max(task["target"], best)
     parts = []
     for prefix in task["prefixes"]:
-        part = _part(*_search(n, bound, target, np.array(prefix, dtype=np.int8), every=every, in_engine=True))
-        parts.append(part)
+        p = part(search_below(n, bound, target, np.array(prefix, dtype=np.int8), every=every, in_engine=True))
+        parts.append(p)
         if not every:
-            target = max(target, part["best"])
-    best, decks, nodes = _merge(n, parts, every)
-    return {"best": best, "decks": [list(d) for d in decks], "nodes": nodes}
+            target = max(target, p["best"])
+    top, decks, nodes = merge(parts, every)
+    return {"best": top, "decks": [list(d) for d in decks], "nodes": nodes}
 
 
-def _best_so_far(found: int, result: dict) -> int:
-    return max(found, result["best"])
+def _best_so_far(best: int, result: dict) -> int:
+    return max(best, result["best"])
 
 
-def split_tasks(n: int, bounds: list[int], at_least: int = SPLIT_AT_LEAST,
-                tasks: int = TASKS, *, target: int | None = None,
-                every: bool = False) -> tuple[list[dict], dict]:
+def split_tasks(tree: Tree, at_least: int = SPLIT_AT_LEAST, tasks: int = TASKS) -> tuple[list[dict], dict]:
     """Subproblems: the choice prefixes at the first depth giving at least `at_least`
     of them, dealt round-robin into at most `tasks` tasks (so that each task holds
     subtrees from all over the tree, and the big ones spread out). Also returns what
-    the split itself found (leaves above that depth). `target`: the first target
-    (default f(n-1) + 1); `every`: list every deck reaching it (forward_kernel's rise)."""
-    bound = _bound_array(n, bounds)
-    if target is None:
-        target = first_target(bounds, n)
+    the split itself found (leaves above that depth), as a part."""
+    n = tree.n
+    used = pruned(tree.bounds, n, tree.bottom)
+    bound = bound_array(n, used)
     depth = 1
     while True:
-        found = _search(n, bound, target, split_depth=depth, every=every)
-        paths, npaths = found[4], found[5]
-        if npaths >= at_least or depth >= n - 1 or npaths == 0:
+        split = search_below(n, bound, tree.target, split_depth=depth, every=tree.every)
+        if split.npaths >= at_least or depth >= n - 1 or split.npaths == 0:
             break
         depth += 1
-    prefixes = [[int(x) for x in p] for p in paths[:npaths]]
+    prefixes = [[int(x) for x in p] for p in split.paths[:split.npaths]]
     ntasks = min(tasks, len(prefixes))
-    work = [{"n": n, "bounds": list(bounds[:n]), "target": target, "every": every,
+    work = [{"n": n, "bounds": used, "target": tree.target, "every": tree.every,
              "prefixes": prefixes[i::ntasks]} for i in range(ntasks)]
-    return work, _part(*found)
+    return work, part(split)
 
 
-def _merge(n: int, parts: list[dict], every: bool = False) -> tuple[int, list[tuple[int, ...]], list[int]]:
+def merge(parts: list[dict], every: bool = False) -> tuple[int, list[tuple[int, ...]], list[int]]:
     """The best over all parts, every deck reaching it (with `every`: every deck of every
     part), and the node counts summed."""
     best = max(p["best"] for p in parts)
@@ -158,64 +183,52 @@ def _merge(n: int, parts: list[dict], every: bool = False) -> tuple[int, list[tu
 
 
 def _best_text(first: int):
-    def text(found: int) -> str:
+    def text(best: int) -> str:
         # the target is not an answer: say what is sought until a deck reaches it
-        return f"best so far: {found} steps" if found >= 0 else f"searching for decks of >= {first} steps"
+        return f"best so far: {best} steps" if best >= 0 else f"searching for decks of >= {first} steps"
     return text
 
 
-def solve_forward(n: int, bounds: list[int] | None = None, *,
-                  run: RunOptions = RunOptions(),  # noqa: B008 (frozen)
-                  target: int | None = None, bottom: int | None = None, every: bool = False) -> ForwardResult:
-    """f(n) and all decks reaching it, by the forward branch-and-bound.
+def search(tree: Tree, run: RunOptions) -> ForwardResult:
+    """Every deck of `tree` reaching the best (f(n), when the target is at most f(n)), or
+    with ``tree.every`` every deck reaching the target, by the forward branch-and-bound.
 
-    `bounds` (f(0..n-1)) default to this program's own results (bounds.own_bounds, in
-    ``run.store``). `target`: where the search starts (default f(n-1) + 1); it must be
-    the length of a deck that exists (then the search finds every deck of f(n) steps).
-    `bottom`: at most that many steps are left once card n is at the bottom (deep.py),
-    a bound valid for games of at least `target` steps. `every`: keep the target fixed
-    and list every deck reaching it (as patterns, 0 for a card that never reaches the
-    top), not just the longest. When ``run`` says serial (one worker and no checkpoint
-    or scheduler; by the engine's policy, the default for n < LONG_FROM) the search is
-    one kernel call in this process; otherwise it is split into subproblems run by
-    engine.run_tasks.
+    When ``run`` says serial (one worker and no checkpoint or scheduler; by the engine's
+    policy, the default for n < LONG_FROM) the search is one kernel call in this process;
+    otherwise it is split into subproblems run by engine.run_tasks.
     """
-    n = check_n(n, "forward")
+    n = check_n(tree.n, "forward")
     t0 = time.perf_counter()
-    if bounds is None:
-        bounds = own_bounds(n, store=run.store, progress=run.progress)
-    own = list(bounds[:n])
-    first = first_target(bounds, n) if target is None else target
-    used = own if bottom is None else [min(b, bottom) for b in own]
+    own = list(tree.bounds)
+    used = pruned(own, n, tree.bottom)
+    target, every = tree.target, tree.every
     quick = n < LONG_FROM
-    label = f"topswops forward n={n}" + (f" (every deck of >= {first} steps)" if every else "")
+    label = f"topswops forward n={n}" + (f" (every deck of >= {target} steps)" if every else "")
     if run.serial(quick):
         with Meter(label, None, "decks", run.progress and not quick) as meter:
-            parts = [_part(*_search(n, _bound_array(n, used), first, every=every, meter=meter))]
+            parts = [part(search_below(n, bound_array(n, used), target, every=every, meter=meter))]
             meter.update(sum(parts[0]["nodes"]))
         subproblems = 1
     else:
-        from puzzlesearch.engine.run import run_tasks
-
-        tasks, found = split_tasks(n, used, target=first, every=every)
+        tasks, above = split_tasks(tree)
         params = {"puzzle": "topswops", "search": "forward", "n": n, "bounds": own}
-        if target is not None or bottom is not None or every:  # the plain search's checkpoints keep their key
-            params |= {"target": first, "bottom": bottom, "every": every}
+        if not tree.is_plain():  # the plain search's checkpoints keep their key
+            params |= {"target": target, "bottom": tree.bottom, "every": every}
         results = run_tasks(
             forward_task,
             tasks,
-            shared=-1 if every else found["best"],
+            shared=-1 if every else above["best"],
             update=None if every else _best_so_far,
             params=params,
             options=run.but(workers=run.workers_for(quick)),
             display=Display(label=label, unit="decks", nodes=lambda r: sum(r["nodes"]),
-                            best=_best_text(first)),
+                            best=_best_text(target)),
         )
-        parts = [found, *results]
+        parts = [above, *results]
         subproblems = len(tasks)
-    best, decks, nodes = _merge(n, parts, every)
+    best, decks, nodes = merge(parts, every)
     if best < 0 and not every:
-        why = f"{first} = f({n - 1}) + 1; a bound is wrong" if target is None else f"the target {first}"
+        why = f"{target} = f({n - 1}) + 1; a bound is wrong" if tree.is_plain() else f"the target {target}"
         raise RuntimeError(f"no deck of {n} cards reached {why}")
     return ForwardResult(
         n=n,
@@ -223,12 +236,29 @@ def solve_forward(n: int, bounds: list[int] | None = None, *,
         decks=decks,
         nodes_per_level=nodes,
         nodes=sum(nodes),
-        first_target=first,
+        first_target=target,
         bounds=own,
         subproblems=subproblems,
         seconds=time.perf_counter() - t0,
-        bottom=bottom,
+        bottom=tree.bottom,
     )
 
 
-__all__ = ["SPLIT_AT_LEAST", "TASKS", "ForwardResult", "forward_task", "solve_forward", "split_tasks"]
+def own_bounds(n: int, store: str | None = None, *, progress: bool = False) -> list[int]:
+    """f(0..n-1), each this program's own result: read back from the results store, or
+    computed now by the forward search in this process (smallest first, each using the
+    ones before) and stored; never taken from a published table. `progress`: a meter for
+    the long ones."""
+    bounds = [0]
+    for m in range(1, n):
+        value = known.f(m, store)
+        if value is None:
+            r = search(Tree.plain(m, bounds), RunOptions(workers=1, progress=progress))
+            value = r.steps
+            known.remember_f(m, value, "forward", r.seconds, store)
+        bounds.append(value)
+    return bounds
+
+
+__all__ = ["SPLIT_AT_LEAST", "TASKS", "ForwardResult", "Tree", "forward_task", "merge", "own_bounds", "part",
+           "search", "search_below", "split_tasks"]

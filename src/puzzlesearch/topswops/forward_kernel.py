@@ -21,6 +21,8 @@ deck made of the choices val[0..l-1] looks like after steps_at[l] reversals.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
@@ -29,6 +31,18 @@ from puzzlesearch.topswops.packed import reverse_nibbles
 
 _F = np.uint64(15)
 _ALL = ~np.uint64(0)
+
+
+class Found(NamedTuple):
+    """What forward_kernel returns, slot by slot (the kernel returns a plain tuple in this
+    order; the drivers name it with ``Found._make``)."""
+
+    best: int  # the most steps seen at a leaf with steps >= target (-1 if none)
+    count: int  # decks reaching `best` (with rise) or the target (without); more than fit, maybe
+    decks: np.ndarray  # decks[:min(count, cap)]: those start decks (int8, n cards)
+    nodes: np.ndarray  # the caller's array `nodes`, filled: choice points reached after l choices
+    paths: np.ndarray  # paths[:npaths]: the choice prefixes of length split_depth (split only)
+    npaths: int  # prefixes met at split_depth; more than fit, maybe
 
 
 @njit(cache=True, inline="always")
@@ -57,14 +71,9 @@ def forward_kernel(n, bound, target, prefix, split_depth, cap, nodes, rise):
 
     `rise`: True for the search of f(n), whose target rises to the best deck found (so
     that only the decks reaching the best are kept); False to keep the target fixed and
-    list every deck reaching it (deep.py's search at size n - 1).
+    list every deck reaching it (bottom.py's listing at size n - 1).
 
-    Returns (best, count, decks, nodes, paths, npaths):
-      best    the most steps seen at a leaf with steps >= target (-1 if none)
-      decks   decks[:min(count, cap)] start decks reaching `best` (with rise), or
-              reaching `target` (without)
-      nodes   the array `nodes`, filled
-      paths   paths[:npaths] = choice prefixes of length split_depth (split only)
+    Returns the slots of :class:`Found`, in its order.
     """
     # the data structures of the module docstring; D, RD, K, RK are those of the level at hand
     d_at = np.zeros(n + 1, np.uint64)
@@ -338,4 +347,4 @@ def _rebuild(n, who, val, nchosen, j, jval, out, fill):
                     break
 
 
-__all__ = ["forward_kernel"]
+__all__ = ["Found", "forward_kernel"]

@@ -9,7 +9,7 @@ so that checking a size costs nothing.
 
 from __future__ import annotations
 
-import operator
+from puzzlesearch.engine.params import whole
 
 #: the backward search packs a deck in 64 bits, 0 = undetermined: n <= 15
 MAX_BACKWARD = 15
@@ -18,8 +18,8 @@ MAX_FORWARD = 16
 #: from this n on a search takes seconds or more: the forward search is split for all
 #: cores by default, and a search running in this process shows a progress meter
 LONG_FROM = 13
-#: from this n on, the forward search is the deep one by default (deep.py: it starts at a
-#: long deck and uses the bottom bound). At n = 13 the search (2.8 s, 7.2e7 nodes against
+#: from this n on, the forward search is the deep one by default (plan.py: it starts at a
+#: long deck and uses the bottom bound, bottom.py). At n = 13 the search (2.8 s, 7.2e7 nodes against
 #: 1.26e8) gains less than `long` and the bound cost on a first run (3.6 + 3.2 s); from
 #: n = 14 on they are a small part of the search
 DEEP_FROM = 14
@@ -30,10 +30,7 @@ MAX_LONG_WORKERS = 1024
 def check_n(n: object, mode: str) -> int:
     """n as an int if the search `mode` ("backward", "forward" or "both") supports it,
     else ValueError in the words the command line prints."""
-    try:
-        n = operator.index(n)  # type: ignore[arg-type]
-    except TypeError:
-        raise ValueError(f"n must be a whole number, got {n!r}") from None
+    n = whole(n, "n")
     if n < 1:
         raise ValueError(f"n must be at least 1, got {n}")
     if mode in ("backward", "both") and n > MAX_BACKWARD:

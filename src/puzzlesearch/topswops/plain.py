@@ -36,7 +36,7 @@ def backward(n: int) -> tuple[int, list[tuple[int, ...]]]:
 
 
 def forward(n: int, bounds: list[int]) -> tuple[int, list[tuple[int, ...]]]:
-    """forward.solve_forward's branch-and-bound in plain recursive Python, on lists
+    """forward.search's branch-and-bound in plain recursive Python, on lists
     (small n). Placeholders are -j; returns (f(n), every deck reaching it)."""
     best, found = -1, []
     target = first_target(bounds, n)

@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import contextlib
 import math
-import operator
 import threading
 import time
 from collections.abc import Callable
@@ -46,6 +45,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from puzzlesearch.engine.params import whole
 from puzzlesearch.topswops import calls, rules
 from puzzlesearch.topswops.limits import MAX_LONG_WORKERS
 
@@ -95,10 +95,7 @@ class LongResult:
 
 def check(n: object, seconds: object) -> tuple[int, float]:
     """n and seconds if `long` supports them, else ValueError in the command line's words."""
-    try:
-        n = operator.index(n)  # type: ignore[arg-type]
-    except TypeError:
-        raise ValueError(f"n must be a whole number, got {n!r}") from None
+    n = whole(n, "n")
     if n < 1:
         raise ValueError(f"n must be at least 1, got {n}")
     if n > MAX_LONG:
@@ -113,7 +110,7 @@ def check(n: object, seconds: object) -> tuple[int, float]:
     return n, seconds
 
 
-def _rng(seed: int) -> np.ndarray:
+def rng_state(seed: int) -> np.ndarray:
     """The kernels' xorshift state from a seed (splitmix64 of it; never 0)."""
     x = (seed + 0x9E3779B97F4A7C15) & (2**64 - 1)  # any int, negative or huge
     x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & (2**64 - 1)
@@ -145,7 +142,7 @@ def long_decks(n: int, seconds: float = 60.0, seed: int = 0,
         raise ValueError(f"--workers must be between 1 and {MAX_LONG_WORKERS} for long, got {workers}")
     from puzzlesearch.engine import interrupt
     from puzzlesearch.engine.options import cores
-    from puzzlesearch.topswops.long_kernel import start_deck
+    from puzzlesearch.topswops.longdecks_kernel import start_deck
 
     result = LongResult(n=n, seed=seed)
     lock = threading.Lock()
@@ -176,7 +173,7 @@ def long_decks(n: int, seconds: float = 60.0, seed: int = 0,
     found(np.zeros(walk_cap(n), np.uint8), 0, "start")
     if n > 1:
         _load_kernels()
-    jobs = [lambda w=w: _search(n, t0 + seconds, _rng(seed + (w << 40)), found, stop, slots,
+    jobs = [lambda w=w: _search(n, t0 + seconds, rng_state(seed + (w << 40)), found, stop, slots,
                                 BEAM_BYTES // workers, f" (worker {w})" if workers > 1 else "")
             for w in range(workers)]
     try:
@@ -191,22 +188,22 @@ def _load_kernels() -> None:
     """Every kernel of the search called once on a tiny input: loaded from numba's cache,
     or compiled on a fresh install. So a run that compiles compiles them all, at its start
     (its seconds count it), rather than a later run compiling the one it had not reached."""
-    from puzzlesearch.topswops.long_kernel import dfs_kernel
+    from puzzlesearch.topswops.longdecks_kernel import dfs_kernel
 
-    beam(2, 1, _rng(0), 2)
-    calls.call(dfs_kernel, 2, np.zeros(2, np.uint8), 0, _rng(0), 1, DFS_BUDGET_LOG, 1)
+    beam(2, 1, rng_state(0), 2)
+    calls.call(dfs_kernel, 2, np.zeros(2, np.uint8), 0, rng_state(0), 1, DFS_BUDGET_LOG, 1)
 
 
 def beam(n: int, width: int, rng: np.ndarray, maxdepth: int, deadline: float = math.inf,
          stop: threading.Event | None = None, slots: threading.Semaphore | None = None
          ) -> tuple[np.ndarray, int]:
-    """A beam search of `width` (long_kernel.beam_kernel) to at most `maxdepth` un-moves,
+    """A beam search of `width` (longdecks_kernel.beam_kernel) to at most `maxdepth` un-moves,
     ending when the beam does, at `deadline` (a time.perf_counter() value) or when `stop`
     is set: the walk of a deepest deck reached (an array of maxdepth un-moves) and its
     length. The kernel is called again and again, each call sized to about BEAM_CALL
     seconds (and to the time left), so that the clock is read often; where the calls end
     changes nothing in the beam (the kernel's docstring). Each call holds one of `slots`."""
-    from puzzlesearch.topswops.long_kernel import COUNT, DEPTH, DONE, beam_kernel, beam_walk
+    from puzzlesearch.topswops.longdecks_kernel import COUNT, DEPTH, DONE, beam_kernel, beam_walk
 
     rows = width * (n - 1)  # every legal un-move of every deck: at most n - 1 each
     cur = np.zeros((width, n), np.uint8)
@@ -252,7 +249,7 @@ def _search(n: int, deadline: float, rng: np.ndarray, found: Callable[[np.ndarra
     (then again at the widest that fits, each with new random tie-breaks) and in the time
     left, and between them depth-first searches from two walks; all of it ends at
     `deadline` (time.perf_counter()). Each kernel call holds one of `slots`."""
-    from puzzlesearch.topswops.long_kernel import dfs_kernel
+    from puzzlesearch.topswops.longdecks_kernel import dfs_kernel
 
     cap = walk_cap(n)
     # two walks improved by depth-first searches: pools[0] takes each better beam walk,
@@ -296,4 +293,4 @@ def _search(n: int, deadline: float, rng: np.ndarray, found: Callable[[np.ndarra
 
 
 __all__ = ["MAX_LONG", "Improvement", "LongResult", "beam", "beam_bytes", "check",
-           "long_decks", "walk_cap"]
+           "long_decks", "rng_state", "walk_cap"]

@@ -1,4 +1,4 @@
-"""The kernel of deep.py (numba): from each long (n-1)-card game, every n-card game
+"""The kernel of bottom.py (numba): from each long (n-1)-card game, every n-card game
 that ends with it once card n has gone to the bottom.
 
 For each pattern P of n - 1 cards (0 = undetermined: a position whose card never reaches
@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from puzzlesearch.topswops.estimate_kernel import _reverse
+from puzzlesearch.topswops.probes_kernel import reverse_top
 
 
 @njit(cache=True)
@@ -35,7 +35,7 @@ def steps_of(pattern):
     deck = pattern.copy()
     c = 0
     while deck[0] != 1:
-        _reverse(deck, deck[0])
+        reverse_top(deck, deck[0])
         c += 1
     return c
 
@@ -61,7 +61,7 @@ def extend_kernel(n, patterns, k, target, maxdepth, best_deck):
         # 1. the state with k steps left
         skip = steps_of(row[:m]) - k
         for _ in range(skip):
-            _reverse(row, row[0])
+            reverse_top(row, row[0])
         used = np.int64(0)
         for i in range(n):
             if row[i] != 0:
@@ -90,7 +90,7 @@ def extend_kernel(n, patterns, k, target, maxdepth, best_deck):
             nxt = deck_at[level + 1]
             nxt[:] = cur
             nxt[i] = i + 1
-            _reverse(nxt, i + 1)
+            reverse_top(nxt, i + 1)
             used_at[level + 1] = used_at[level] | (np.int64(1) << (i + 1))
             left_at[level + 1] = level if (i == m and left_at[level] < 0) else left_at[level]
             next_at[level + 1] = 1

@@ -20,11 +20,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from puzzlesearch.topswops.long_kernel import _below
+from puzzlesearch.topswops.longdecks_kernel import random_below
 
 
 @njit(cache=True, inline="always")
-def _reverse(deck, k):
+def reverse_top(deck, k):
+    """Reverse the top k cards of a plain deck, in place."""
     i, j = 0, k - 1
     while i < j:
         deck[i], deck[j] = deck[j], deck[i]
@@ -98,7 +99,7 @@ def probe_kernel(n, bound, target, probes, rng, per_level, paths):
                 k = v
                 row = kid[d]
                 while True:
-                    _reverse(row, k)
+                    reverse_top(row, k)
                     c += 1
                     if row[0] < 0:
                         break
@@ -115,7 +116,7 @@ def probe_kernel(n, bound, target, probes, rng, per_level, paths):
             est += prod
             level += 1
             per_level[level] += prod
-            pick = _below(rng, d)
+            pick = random_below(rng, d)
             paths[p, level - 1] = kid_v[pick]
             if kid_leaf[pick]:
                 break
@@ -127,4 +128,4 @@ def probe_kernel(n, bound, target, probes, rng, per_level, paths):
     return out
 
 
-__all__ = ["probe_kernel"]
+__all__ = ["probe_kernel", "reverse_top"]

@@ -1,5 +1,5 @@
 """The kernels of `topswops long` (numba): a beam search backward, and depth-first
-searches restarted from prefixes of the best walk. The method is in long.py.
+searches restarted from prefixes of the best walk. The method is in longdecks.py.
 
 A walk is a list of un-moves k ("reverse the top k cards", undone) from the final deck
 "1 _ _ ... _", where _ is a position whose card is not decided yet (0 here). Undoing k is
@@ -35,7 +35,7 @@ def _next(rng):
 
 
 @njit(cache=True, inline="always")
-def _below(rng, m):
+def random_below(rng, m):
     """A random whole number in 0..m-1 (m >= 1)."""
     return np.int64((_next(rng) >> np.uint64(11)) % np.uint64(m))
 
@@ -72,11 +72,11 @@ def dfs_kernel(n, best, best_len, rng, tries, budget_log, max_nodes):
     top = np.zeros(cap, np.uint8)
     total = 0
     for t in range(tries):
-        if best_len == 0 or _below(rng, 2) == 0:
-            c = _below(rng, best_len + 1)
+        if best_len == 0 or random_below(rng, 2) == 0:
+            c = random_below(rng, best_len + 1)
         else:
-            c = best_len - _below(rng, min(best_len, 2 * n) + 1)
-        budget = np.int64(1) << (6 + _below(rng, budget_log - 5))
+            c = best_len - random_below(rng, min(best_len, 2 * n) + 1)
+        budget = np.int64(1) << (6 + random_below(rng, budget_log - 5))
         deck[:] = 0
         used[:] = False
         deck[0] = 1
@@ -141,7 +141,7 @@ def _legal(n, deck, used, out, rng):
             out[m] = k
             m += 1
     for i in range(m - 1, 0, -1):
-        j = _below(rng, i + 1)
+        j = random_below(rng, i + 1)
         out[i], out[j] = out[j], out[i]
     return m
 
@@ -227,7 +227,7 @@ def beam_kernel(n, width, rng, cur, cur_free, kids, kid_from, kid_k, score, keys
         for bucket in range(top):
             lo = start[bucket]
             for i in range(start[bucket + 1] - 1, lo, -1):
-                j = lo + _below(rng, i - lo + 1)
+                j = lo + random_below(rng, i - lo + 1)
                 order[i], order[j] = order[j], order[i]
         # the kept children overwrite cur: each is a copy, and its parent is in par
         seen = set()
@@ -291,4 +291,5 @@ def start_deck(n, walk, length):
     return deck
 
 
-__all__ = ["COUNT", "DEPTH", "DONE", "KIDS", "NEXT", "beam_kernel", "beam_walk", "dfs_kernel", "start_deck"]
+__all__ = ["COUNT", "DEPTH", "DONE", "KIDS", "NEXT", "beam_kernel", "beam_walk", "dfs_kernel", "random_below",
+           "start_deck"]

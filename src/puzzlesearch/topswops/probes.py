@@ -6,7 +6,7 @@ each child at random; with d_1, d_2, ... the numbers of children met on the way,
 1 + d_1 + d_1 d_2 + ... is an unbiased estimate of the number of nodes. The mean over many
 such probes estimates the size of the tree, and their spread gives a standard error.
 
-The tree is the forward search's (forward_kernel.py), node for node (estimate_kernel.py),
+The tree is the forward search's (forward_kernel.py), node for node (probes_kernel.py),
 with its bounds f(m), m < n, and a fixed target. The real search raises its target to the
 best it has found; it meets an optimal deck early, so its tree is close to the tree with
 target f(n) (measured: n = 13, 126,133,281 nodes against 121,121,271 with target 80 from
@@ -21,15 +21,21 @@ seconds; the expected time on W workers is nodes / (nodes per second x W).
 
 from __future__ import annotations
 
-import operator
-import os
 import time
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
-from puzzlesearch.topswops import calls
+from puzzlesearch.engine.options import RunOptions, cores
+from puzzlesearch.engine.params import whole
+from puzzlesearch.topswops import calls, known
+from puzzlesearch.topswops.bounds import bound_array, first_target, pruned
+from puzzlesearch.topswops.forward import Tree, own_bounds
+from puzzlesearch.topswops.forward_kernel import forward_kernel
 from puzzlesearch.topswops.limits import LONG_FROM, MAX_FORWARD
+from puzzlesearch.topswops.longdecks import long_decks, rng_state
+from puzzlesearch.topswops.probes_kernel import probe_kernel
 
 #: the typical size of a subtree timed for the nodes per second
 SUBTREE = 2e5
@@ -69,10 +75,7 @@ def duration(seconds: float) -> str:
 
 
 def check(n: object) -> int:
-    try:
-        n = operator.index(n)  # type: ignore[arg-type]
-    except TypeError:
-        raise ValueError(f"n must be a whole number, got {n!r}") from None
+    n = whole(n, "n")
     if not 1 <= n <= MAX_FORWARD:
         raise ValueError(f"estimate supports 1 <= n <= {MAX_FORWARD} (the forward search it estimates packs "
                          f"a deck 4 bits a card), got n={n}")
@@ -80,14 +83,9 @@ def check(n: object) -> int:
 
 
 def _bounds(n: int, store: str | None) -> tuple[list[int], int | None]:
-    """f(0..n-1) (bounds.own_bounds: computed now for the small ones) and f(n) if the
+    """f(0..n-1) (forward.own_bounds: computed now for the small ones) and f(n) if the
     store has it. A missing f(m) with m >= LONG_FROM is refused: it is a long run."""
-    from puzzlesearch.engine.store import ResultsStore
-    from puzzlesearch.topswops.bounds import STORE_PUZZLE, key, own_bounds
-
-    with ResultsStore(store) as db:
-        missing = [m for m in range(LONG_FROM, n) if db.get(STORE_PUZZLE, key(m)) is None]
-        known = db.get(STORE_PUZZLE, key(n))
+    missing = known.missing_f(range(LONG_FROM, n), store)
     if missing:
         # solving the largest one computes and stores the smaller ones on the way (own_bounds)
         names = [f"f({m})" for m in missing]
@@ -96,23 +94,26 @@ def _bounds(n: int, store: str | None) -> tuple[list[int], int | None]:
         raise ValueError(f"the estimate for n={n} needs {need} in the results store (each f(m) from "
                          f"m = {LONG_FROM} on is a long run); run "
                          f"`puzzlesearch topswops solve -n {missing[-1]} --mode forward` first{also}")
-    return own_bounds(n, store=store), None if known is None else int(known)
+    return own_bounds(n, store=store), known.f(n, store)
 
 
-def _probe(n: int, bound: np.ndarray, target: int, probes: int, rng: np.ndarray):
-    from puzzlesearch.topswops.estimate_kernel import probe_kernel
+class Probes(NamedTuple):
+    estimates: np.ndarray  # one estimate of the nodes per probe
+    per_level: np.ndarray  # the estimated nodes after l choices
+    paths: np.ndarray  # the values each probe chose (0 past its end)
 
+
+def probe(n: int, bound: np.ndarray, target: int, probes: int, rng: np.ndarray) -> Probes:
+    """`probes` of Knuth's random probes of the forward tree (probes_kernel.probe_kernel)."""
     per_level = np.zeros(n + 2, np.float64)
     paths = np.zeros((probes, n), np.int8)
     ests = calls.call(probe_kernel, n, bound, target, probes, rng, per_level, paths)
-    return ests, per_level / probes, paths
+    return Probes(ests, per_level / probes, paths)
 
 
 def _rate(n: int, bound: np.ndarray, target: int, per_level: np.ndarray, paths: np.ndarray,
           sample: float, rng: np.random.Generator) -> tuple[float, int]:
     """Nodes per second of the real kernel, timed on subtrees below random probes' choices."""
-    from puzzlesearch.topswops.forward_kernel import forward_kernel
-
     total = per_level.sum()
     depth = 0
     while depth + 1 < len(per_level) and per_level[depth + 1] > 0 and \
@@ -134,25 +135,20 @@ def _rate(n: int, bound: np.ndarray, target: int, per_level: np.ndarray, paths: 
     return count / spent if spent > 0 else 0.0, count
 
 
-def estimate(n: int, workers: int | None = None, probes: int = 200_000, seed: int = 0,
-             sample: float = 1.0, long_seconds: float | None = None, store: str | None = None) -> Estimate:
+def estimate(n: int, *, run: RunOptions = RunOptions(), probes: int = 200_000, seed: int = 0,  # noqa: B008
+             sample: float = 1.0, long_seconds: float | None = None) -> Estimate:
     """Knuth's estimate of the forward search's nodes for n, and its expected time on
-    `workers` workers (default: all cores). See the module docstring. `long_seconds`: how
-    long `long` looks for a target when the store has no f(n) (default long_time(n))."""
-    from puzzlesearch.topswops.bounds import first_target
-    from puzzlesearch.topswops.forward import _bound_array
-    from puzzlesearch.topswops.long import _rng, long_decks
-
+    ``run.workers`` workers (default: all cores), with the bounds of the results store
+    ``run.store``. See the module docstring. `long_seconds`: how long `long` looks for a
+    target when the store has no f(n) (default long_time(n))."""
     n = check(n)
-    workers = (os.cpu_count() or 1) if workers is None else operator.index(workers)
-    if workers < 1:
-        raise ValueError(f"--workers must be at least 1, got {workers}")
-    probes = operator.index(probes)
-    seed = operator.index(seed)
+    workers = cores() if run.workers is None else run.workers
+    probes = whole(probes, "--probes")
+    seed = whole(seed, "--seed")
     if not 1 <= probes <= 10**8:
         raise ValueError(f"--probes must be between 1 and 10**8, got {probes}")
     t0 = time.perf_counter()
-    bounds, fn = _bounds(n, store)
+    bounds, fn = _bounds(n, run.store)
     first = first_target(bounds, n)
     if fn is not None:
         target, source, long_seconds = fn, "store", 0.0
@@ -160,35 +156,48 @@ def estimate(n: int, workers: int | None = None, probes: int = 200_000, seed: in
         long_seconds = long_time(n) if long_seconds is None else long_seconds
         found = long_decks(n, long_seconds, seed).steps if n > 1 else 0
         target, source = (found, "long") if found >= first else (first, "f(n-1)+1")
-    bound = _bound_array(n, bounds)
-    ests, per_level, paths = _probe(n, bound, target, probes, _rng(seed))
-    upper = float(ests.mean())
+    bound = bound_array(n, bounds)
+    probed = probe(n, bound, target, probes, rng_state(seed))
+    upper = float(probed.estimates.mean())
     if target > first:
-        upper = float(_probe(n, bound, first, probes, _rng(seed + 1))[0].mean())
+        upper = float(probe(n, bound, first, probes, rng_state(seed + 1)).estimates.mean())
     pick = np.random.default_rng(seed & (2**64 - 1))
-    rate, sampled = _rate(n, bound, target, per_level, paths, sample, pick)
-    nodes = float(ests.mean())
+    rate, sampled = _rate(n, bound, target, probed.per_level, probed.paths, sample, pick)
+    nodes = float(probed.estimates.mean())
     return Estimate(
         n=n, target=target, target_from=source, long_seconds=long_seconds, first_target=first, nodes=nodes,
-        stderr=float(ests.std(ddof=1) / np.sqrt(probes)) if probes > 1 else None,
-        probes=probes, nodes_per_level=[float(x) for x in per_level[: n + 1]], upper=upper,
+        stderr=float(probed.estimates.std(ddof=1) / np.sqrt(probes)) if probes > 1 else None,
+        probes=probes, nodes_per_level=[float(x) for x in probed.per_level[: n + 1]], upper=upper,
         nodes_per_second=rate, sampled_nodes=sampled, workers=workers,
         seconds=nodes / (rate * workers) if rate > 0 else 0.0, took=time.perf_counter() - t0,
     )
 
 
-def preview(n: int, bound: np.ndarray, target: int, workers: int, probes: int = 100_000, seed: int = 0,
-            sample: float = 1.0) -> dict:
-    """The estimate of a search about to run (deep.solve): its nodes and expected seconds on
-    `workers` workers, for its own bounds (`bound`, forward._bound_array) and first target."""
-    from puzzlesearch.topswops.long import _rng
+@dataclass(frozen=True)
+class Preview:
+    """The estimate of a search about to run (plan.py), for its own bounds and target."""
 
-    ests, per_level, paths = _probe(n, bound, target, probes, _rng(seed))
-    rate, _ = _rate(n, bound, target, per_level, paths, sample, np.random.default_rng(seed))
-    nodes = float(ests.mean())
-    return {"nodes": nodes, "stderr": float(ests.std(ddof=1) / np.sqrt(probes)), "probes": probes,
-            "nodes_per_second": rate, "workers": workers,
-            "seconds": nodes / (rate * workers) if rate > 0 else 0.0}
+    nodes: float
+    stderr: float
+    probes: int
+    nodes_per_second: float
+    workers: int
+    seconds: float  # expected on `workers` workers
 
 
-__all__ = ["SUBTREE", "Estimate", "check", "duration", "estimate", "long_time", "preview"]
+def preview(tree: Tree, workers: int, probes: int = 100_000, seed: int = 0, sample: float = 1.0) -> Preview:
+    """The nodes of the forward search of `tree` (with its bottom bound, and its target
+    fixed) and its expected seconds on `workers` workers."""
+    n = tree.n
+    bound = bound_array(n, pruned(tree.bounds, n, tree.bottom))
+    probed = probe(n, bound, tree.target, probes, rng_state(seed))
+    pick = np.random.default_rng(seed)
+    rate, _ = _rate(n, bound, tree.target, probed.per_level, probed.paths, sample, pick)
+    nodes = float(probed.estimates.mean())
+    return Preview(nodes=nodes, stderr=float(probed.estimates.std(ddof=1) / np.sqrt(probes)), probes=probes,
+                   nodes_per_second=rate, workers=workers,
+                   seconds=nodes / (rate * workers) if rate > 0 else 0.0)
+
+
+__all__ = ["SUBTREE", "Estimate", "Preview", "Probes", "check", "duration", "estimate", "long_time",
+           "preview", "probe"]
