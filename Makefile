@@ -25,6 +25,7 @@ run: $(VENV)/.installed
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/lint-imports --no-cache
 
 test: lint
 	$(BIN)/python -m pytest -q -m "not slow"

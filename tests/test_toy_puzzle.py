@@ -71,7 +71,7 @@ def test_longest_through_the_cli_and_the_api(toy):
     assert r.json() == {"n": 9999, "start": 6171, "steps": 261}
     assert run_cli("toy", "longest", "-n", "30").out == "n=30  start=27  steps=111\n"
     assert toy.longest(9999) == toy.Longest(9999, 6171, 261)
-    with ResultsStore() as store:  # kept in the (test session's) results store
+    with ResultsStore() as store:  # kept in the results store private to the tests (conftest)
         assert store.get("toy", "longest(9999)") == [6171, 261]
 
 

@@ -189,24 +189,35 @@ def test_sigkill_loses_at_most_the_tasks_in_flight(tmp_path, tasks, uninterrupte
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-def test_ctrl_c_stops_workers_at_once_and_keeps_a_consistent_checkpoint(tmp_path, tasks, uninterrupted):
+def test_ctrl_c_stops_workers_at_once_keeps_the_checkpoint_and_resumes(tmp_path, tasks, uninterrupted):
     ck = tmp_path / "run.ckpt"
-    proc = _start(ck, workers=2, sleep=2.0)
-    _wait_for(ck, 2, proc)
-    time.sleep(0.3)  # two tasks are now sleeping in the workers
-    workers = _children(proc.pid)
-    t0 = time.monotonic()
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=30)
-    assert time.monotonic() - t0 < 1.5, "the run waited for its tasks instead of stopping them"
+    first, _ = counting(stop_after=40)
+    with pytest.raises(Stop):
+        run_tasks(first, tasks, update=raise_target, params=PARAMS, options=at(ck))
+    # the rest in a child whose tasks each sleep a minute: interrupted while two of them sleep
+    proc = _start(ck, workers=2, sleep=60.0)
+    try:
+        sleeping = [proc.stderr.readline() for _ in range(2)]
+        assert all(line.startswith("task ") for line in sleeping), f"expected two sleeping tasks: {sleeping}"
+        workers = _children(proc.pid)
+        t0 = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+        assert time.monotonic() - t0 < 20, "the run waited for its tasks instead of stopping them"
+    finally:
+        proc.kill()
     assert "KeyboardInterrupt" in err and "finished" not in out
     assert _all_gone(workers)
 
     with Checkpoint(ck, PARAMS, tasks) as kept:
         done = kept.done()
-    assert 2 <= len(done) < len(tasks)
+    assert sorted(done) == list(range(40))
     for i, result in done.items():
         assert (result["count"], result["nodes"]) == (uninterrupted[i]["count"], uninterrupted[i]["nodes"])
+    second, calls = counting()
+    resumed = run_tasks(second, tasks, update=raise_target, params=PARAMS, options=at(ck))
+    assert calls == tasks[40:]
+    same_answer(resumed, uninterrupted)
 
 
 def test_other_parameters_are_refused(tmp_path, tasks):

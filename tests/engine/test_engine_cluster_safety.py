@@ -34,8 +34,9 @@ from conftest import assert_bad_input, run_cli
 from puzzlesearch.engine import layers, layers_dask
 from puzzlesearch.engine import run as engine_run
 from puzzlesearch.engine._selftest import derangement_tasks, derangements
-from puzzlesearch.engine.options import GREETING_SECONDS, RunOptions, check_scheduler
+from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.engine.run import run_tasks
+from puzzlesearch.engine.scheduler import GREETING_SECONDS, check_scheduler
 from puzzlesearch.shuffle import fullbfs
 from test_interrupts import done_tasks, finish
 
@@ -138,7 +139,8 @@ WHY = {
 }
 
 
-@pytest.mark.parametrize("kind", list(WHY))
+@pytest.mark.parametrize("kind", [pytest.param(k, marks=pytest.mark.slow) if k == "silent server" else k
+                                  for k in WHY])
 def test_a_foreign_server_is_one_line_and_exit_2_before_the_work(kind):
     with foreign(kind) as address:
         t0 = time.monotonic()
@@ -147,8 +149,8 @@ def test_a_foreign_server_is_one_line_and_exit_2_before_the_work(kind):
     assert_bad_input(r)
     assert r.err == f"puzzlesearch: error: no Dask scheduler answers at {address} ({WHY[kind]})\n"
     assert took < REFUSED_WITHIN
-    if kind != "silent server":
-        assert took < 2, f"{kind}: refused after {took:.1f} s; only silence should be waited for"
+    if kind != "silent server":  # at once: well before the greeting's time runs out
+        assert took < 0.8 * GREETING_SECONDS, f"{kind}: refused after {took:.1f} s, not at once"
 
 
 @pytest.mark.parametrize("kind", ["HTTP server", "exabyte length"])
@@ -181,15 +183,15 @@ def test_an_ssh_server_is_named_by_what_it_says():
                                   "(what answers there is not Dask: it sent 'SSH-2.0-OpenSSH_9.6')")
 
 
-def test_a_worker_or_a_dashboard_is_not_the_scheduler_and_a_scheduler_is_accepted():
-    with distributed.LocalCluster(n_workers=1, processes=False, protocol="tcp", host="127.0.0.1",
-                                  dashboard_address=":0") as cluster:
-        check_scheduler(cluster.scheduler_address)
-        if cluster.dashboard_link:  # the port a user may mistake for the scheduler's
-            dashboard = "tcp://" + cluster.dashboard_link.split("://", 1)[1].split("/", 1)[0]
+@pytest.mark.slow
+def test_a_worker_or_a_dashboard_is_not_the_scheduler_and_a_scheduler_is_accepted(dask_cluster):
+    check_scheduler(dask_cluster)
+    with distributed.Client(dask_cluster, set_as_default=False) as client:
+        worker = next(iter(client.scheduler_info()["workers"]))
+        if client.dashboard_link:  # the port a user may mistake for the scheduler's
+            dashboard = "tcp://" + client.dashboard_link.split("://", 1)[1].split("/", 1)[0]
             with pytest.raises(ValueError, match=r"\(an HTTP server answers there\)$"):
                 check_scheduler(dashboard)
-        worker = next(iter(cluster.workers.values())).address
         t0 = time.monotonic()
         with pytest.raises(ValueError, match=rf"^no Dask scheduler answers at {worker} "
                                              r"\(a Dask worker or nanny answers there, not the scheduler\)$"):
@@ -210,6 +212,8 @@ def test_tls_is_checked_for_a_listener_only():
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[str]:
+    """A cluster of its own for the commands interrupted in their own processes: what their
+    cancelled tasks still do on its workers stays off the cluster the other tests share."""
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=True, host="127.0.0.1",
                                   dashboard_address=":0") as c:
         yield c.scheduler_address
@@ -265,6 +269,7 @@ def assert_one_line(code: int | None, err: str, took: float, line: str) -> None:
     assert took < STOP, f"took {took:.1f} s to stop"
 
 
+@pytest.mark.slow
 def test_ctrl_c_on_a_cluster_search_leaves_one_line_and_no_folder(cluster, tmp_path, ctrl_c_works):
     args = ("hanoi", "verify", "-n", "13", "--scheduler", cluster)
     code, err, took = interrupt_when(args, tmp_path, lambda: bool(temporary_folders(tmp_path)))
@@ -274,6 +279,7 @@ def test_ctrl_c_on_a_cluster_search_leaves_one_line_and_no_folder(cluster, tmp_p
     assert temporary_folders(tmp_path) == []
 
 
+@pytest.mark.slow
 def test_ctrl_c_on_a_cluster_search_keeps_its_checkpoint(cluster, tmp_path, ctrl_c_works):
     ckpt = tmp_path / "god.ckpt"
     # about 1.5 s of work on this cluster after the first layer's checkpoint
@@ -286,6 +292,7 @@ def test_ctrl_c_on_a_cluster_search_keeps_its_checkpoint(cluster, tmp_path, ctrl
     assert out.startswith("pancakes n=9: 362,880 stacks reachable (all 9!), diameter 10\n"), out
 
 
+@pytest.mark.slow
 def test_ctrl_c_on_cluster_tasks_leaves_one_line(cluster, tmp_path, ctrl_c_works):
     ckpt = tmp_path / "forward.ckpt"
     args = ("topswops", "solve", "-n", "13", "--mode", "forward", "--scheduler", cluster,
@@ -299,7 +306,8 @@ def ctrl_c_now() -> None:
     os.kill(os.getpid(), signal.SIGINT)
 
 
-def test_ctrl_c_while_the_client_is_made_closes_it(cluster, monkeypatch, ctrl_c_works):
+@pytest.mark.slow
+def test_ctrl_c_while_the_client_is_made_closes_it(dask_cluster, monkeypatch, ctrl_c_works):
     made = []
     real = distributed.Client
 
@@ -309,12 +317,13 @@ def test_ctrl_c_while_the_client_is_made_closes_it(cluster, monkeypatch, ctrl_c_
         return made[-1]
 
     monkeypatch.setattr(distributed, "Client", client_amid_ctrl_c)
-    with pytest.raises(KeyboardInterrupt), engine_run.dask_client(cluster):
+    with pytest.raises(KeyboardInterrupt), engine_run.dask_client(dask_cluster):
         pytest.fail("the run went on after Ctrl-C")
     assert [c.status for c in made] == ["closed"]
 
 
-def test_ctrl_c_while_the_temporary_folder_is_made_removes_it(cluster, tmp_path, monkeypatch, ctrl_c_works):
+def test_ctrl_c_while_the_temporary_folder_is_made_removes_it(dask_cluster, tmp_path, monkeypatch,
+                                                              ctrl_c_works):
     monkeypatch.chdir(tmp_path)
     make = layers_dask._make_folder
 
@@ -325,11 +334,12 @@ def test_ctrl_c_while_the_temporary_folder_is_made_removes_it(cluster, tmp_path,
 
     monkeypatch.setattr(layers_dask, "_make_folder", make_amid_ctrl_c)
     with pytest.raises(KeyboardInterrupt):
-        layers.search(fullbfs.burnt_space(5), run=RunOptions(scheduler=cluster))
+        layers.search(fullbfs.burnt_space(5), run=RunOptions(scheduler=dask_cluster))
     assert list(tmp_path.iterdir()) == []
 
 
-def test_a_current_folder_the_run_cannot_write_is_one_line(cluster, tmp_path, monkeypatch):
+@pytest.mark.slow
+def test_a_current_folder_the_run_cannot_write_is_one_line(dask_cluster, tmp_path, monkeypatch):
     if os.geteuid() != 0:
         locked = tmp_path / "locked"
         locked.mkdir(mode=0o500)
@@ -341,4 +351,4 @@ def test_a_current_folder_the_run_cannot_write_is_one_line(cluster, tmp_path, mo
     with pytest.raises(ValueError, match=r"^the cluster's partitions need a folder the workers share, made "
                                          r"in the current folder, but .* cannot be made \(.+\); run from "
                                          r"a writable shared folder, or give --checkpoint FILE$"):
-        layers.search(fullbfs.burnt_space(5), run=RunOptions(scheduler=cluster))
+        layers.search(fullbfs.burnt_space(5), run=RunOptions(scheduler=dask_cluster))

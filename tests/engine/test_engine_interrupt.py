@@ -67,8 +67,10 @@ def test_numba_results_and_errors_pass_through():
 
 
 # In a child process that sends itself SIGINT while a long nogil kernel runs: the main
-# thread must see Ctrl-C within a second, while the kernel (which never looks at signals)
-# is still running. The child then leaves with os._exit, as clikit.exit_interrupted does.
+# thread must see Ctrl-C at once, while the kernel (which never looks at signals) is still
+# running. The signal is sent once the kernel's thread runs; the kernel would take about a
+# minute, so even a loaded machine's few seconds tell "at once" from "after the kernel".
+# The child then leaves with os._exit, as clikit.exit_interrupted does.
 CHILD = textwrap.dedent("""
     import os, signal, threading, time
     from numba import njit
@@ -87,8 +89,12 @@ CHILD = textwrap.dedent("""
     rate = 10_000_000 / max(time.monotonic() - t0, 1e-9)
     sent = []
 
+    def kernel_running():
+        return any(t.name == "puzzlesearch-kernel" and t.is_alive() for t in threading.enumerate())
+
     def ctrl_c():
-        time.sleep(0.5)
+        while not kernel_running():
+            time.sleep(0.01)
         sent.append(time.monotonic())
         os.kill(os.getpid(), signal.SIGINT)
 
@@ -98,18 +104,17 @@ CHILD = textwrap.dedent("""
         print("finished", flush=True)
     except KeyboardInterrupt:
         waited = time.monotonic() - sent[0]
-        running = any(t.name == "puzzlesearch-kernel" and t.is_alive() for t in threading.enumerate())
-        print(f"interrupted after {waited:.3f} s; kernel still running: {running}", flush=True)
+        print(f"interrupted after {waited:.3f} s; kernel still running: {kernel_running()}", flush=True)
     os._exit(0)
 """)
 
 
-def test_ctrl_c_interrupts_a_long_nogil_kernel_within_a_second():
+def test_ctrl_c_interrupts_a_long_nogil_kernel_at_once():
     pytest.importorskip("numba")
     done = subprocess.run([sys.executable, "-c", CHILD], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     words = done.stdout.split()
     assert words[0] == "interrupted", done.stdout
-    assert float(words[2]) < 1.0, done.stdout
+    assert float(words[2]) < 5.0, done.stdout
     assert done.stdout.strip().endswith("kernel still running: True"), done.stdout
     assert "Traceback" not in done.stderr

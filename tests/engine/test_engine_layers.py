@@ -1,6 +1,6 @@
 """The breadth-first engine over ranked spaces (engine.layers): published tables, plain
-Python BFS over tuples, the old queue BFS of hanoi, threads and tiny buffers agreeing,
-checkpoints resumed and refused."""
+Python BFS over tuples, the queue BFS of hanoi, threads and tiny buffers agreeing,
+checkpoints resumed and refused, the same answers on a Dask cluster."""
 
 from __future__ import annotations
 
@@ -14,8 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import load_data
-from puzzlesearch.engine import layers
+from conftest import load_data, run_cli
+from puzzlesearch.engine import layers, layers_common, layers_dask, layers_kernel
+from puzzlesearch.engine import space as ranked
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.hanoi import bfs as hanoi_bfs
 from puzzlesearch.hanoi import framestewart
@@ -45,12 +46,17 @@ def histogram(dist: dict) -> tuple[int, ...]:
     return tuple(hist)
 
 
-def pancakes(n: int, start=None) -> layers.Space:
+def pancakes(n: int, start=None) -> ranked.Space:
     p = puzzle.pancake_puzzle(n)
     return fullbfs.perm_space(p, tuple(range(1, n + 1)) if start is None else start)
 
 
-@pytest.mark.parametrize("n", range(1, 11))
+def test_the_kinds_of_space_are_the_kernels_kinds():
+    kinds = ("PERM", "SIGNED", "HANOI", "FLIPS")
+    assert [getattr(ranked, k) for k in kinds] == [getattr(layers_kernel, k) for k in kinds]
+
+
+@pytest.mark.parametrize("n", [*range(1, 10), pytest.param(10, marks=pytest.mark.slow)])
 def test_pancake_rows_are_oeis_a092113(n):
     found = layers.search(pancakes(n), run=RunOptions(workers=2))
     assert list(found.histogram) == REF["pancake_distance_table"]["rows"][str(n)]
@@ -59,24 +65,79 @@ def test_pancake_rows_are_oeis_a092113(n):
 
 def test_flips_are_found_and_the_general_gather_agrees():
     space = pancakes(9)
-    assert space.kind == layers.FLIPS
-    assert fullbfs.perm_space(puzzle.block_shuffle_puzzle(7, 3), tuple(range(1, 8))).kind == layers.PERM
-    general = dataclasses.replace(space, kind=layers.PERM)
+    assert space.kind == ranked.FLIPS
+    assert fullbfs.perm_space(puzzle.block_shuffle_puzzle(7, 3), tuple(range(1, 8))).kind == ranked.PERM
+    general = dataclasses.replace(space, kind=ranked.PERM)
     want = layers.search(space, show=100)
     got = layers.search(general, show=100)
     assert (got.histogram, got.farthest) == (want.histogram, want.farthest)
     assert list(got.histogram) == REF["pancake_distance_table"]["rows"]["9"]
 
 
-@pytest.mark.parametrize("n", range(1, 9))
+@pytest.mark.parametrize("n", [*range(1, 8), pytest.param(8, marks=pytest.mark.slow)])
 def test_burnt_pancake_diameters_are_oeis_a078941(n):
     found = layers.search(fullbfs.burnt_space(n), run=RunOptions(workers=2), show=20)
     assert found.states == 2**n * factorial(n)
     assert found.diameter == REF["burnt_pancake_numbers"]["values"][n - 1]
+
+
+def burnt_flips(n: int):
+    """The plain rule: a flip of the top k reverses them and turns each over."""
+    return lambda s: (rules.burnt_flip(s, k) for k in range(1, n + 1))
+
+
+def ball(n: int, radius: int) -> set:
+    """The stacks within `radius` flips of the sorted one, by plain BFS over tuples."""
+    layer = seen = {tuple(range(1, n + 1))}
+    flips = burnt_flips(n)
+    for _ in range(radius):
+        layer = {t for s in layer for t in flips(s)} - seen
+        seen = seen | layer
+    return seen
+
+
+def within(stack: tuple, half: set) -> bool:
+    """Whether `stack` is within 2r flips of the sorted stack, `half` being the ball of
+    radius r: a path that short passes through a stack within r flips of both ends. Those
+    within r of `stack` are `stack` moved as the flips of some p in the ball moved the
+    sorted stack (a flip moves positions, whatever pancakes lie on them): the pancake at
+    position |p[i]| - 1 goes to position i, turned over when p[i] < 0."""
+    return any(tuple(stack[abs(c) - 1] if c > 0 else -stack[abs(c) - 1] for c in p) in half for p in half)
+
+
+@pytest.mark.parametrize("n", [6, pytest.param(7, marks=pytest.mark.slow)])
+def test_the_farthest_burnt_stacks_are_those_of_a_plain_bfs(n):
+    # 46,080 and 645,120 stacks: every one's distance by plain BFS over tuples
+    dist = plain_bfs(tuple(range(1, n + 1)), burnt_flips(n))
     space = fullbfs.burnt_space(n)
-    for i in found.farthest:  # each farthest stack needs the diameter: replayed by plain BFS for small n
-        stack = layers.deck_of(space, i)
+    found = layers.search(space, run=RunOptions(workers=2), show=100)
+    assert found.histogram == histogram(dist)
+    assert found.diameter == REF["burnt_pancake_numbers"]["values"][n - 1]
+    far = {s for s, d in dist.items() if d == found.diameter}
+    assert found.farthest_count == len(far)
+    assert {ranked.deck_of(space, i) for i in found.farthest} == far
+
+
+@pytest.mark.slow
+def test_the_farthest_burnt_stacks_of_8_are_at_the_diameter():
+    # 10,321,920 stacks are too many for a plain BFS: each farthest stack is shown to need
+    # the published diameter D = 15 (no stack needs more) by meeting in the middle, which
+    # needs only the 361,853 stacks within 7 flips of the sorted one
+    n, diameter = 8, REF["burnt_pancake_numbers"]["values"][7]
+    space = fullbfs.burnt_space(n)
+    found = layers.search(space, run=RunOptions(workers=2), show=100)
+    assert found.diameter == diameter == 15 and 0 < found.farthest_count <= 100
+    half = ball(n, 7)
+    assert len(half) == sum(found.histogram[:8]) == 361_853
+    for i in found.farthest:
+        stack = ranked.deck_of(space, i)
         assert sorted(abs(c) for c in stack) == list(range(1, n + 1))
+        assert not within(stack, half), stack  # not within D - 1 = 14 flips: it needs D
+    # the meeting finds a stack 14 flips away from the sorted one when there is one
+    near = tuple(range(1, n + 1))
+    for k in (8, 3, 7, 2, 8, 5, 1, 6, 4, 8, 2, 7, 3, 5):
+        near = rules.burnt_flip(near, k)
+    assert within(near, half)
 
 
 @pytest.mark.parametrize("n", range(1, 6))
@@ -86,7 +147,7 @@ def test_burnt_pancakes_against_plain_bfs(n):
     space = fullbfs.burnt_space(n)
     found = layers.search(space, run=RunOptions(workers=2), show=10_000)
     assert found.histogram == histogram(dist)
-    far = {layers.deck_of(space, i) for i in found.farthest}
+    far = {ranked.deck_of(space, i) for i in found.farthest}
     assert far == {s for s, d in dist.items() if d == found.diameter}
 
 
@@ -101,7 +162,7 @@ def test_any_start_against_plain_bfs(start):
     found = layers.search(space, run=RunOptions(workers=2), show=10_000)
     dist = plain_bfs(start, lambda s: (p.apply(s, j) for j in range(len(p.moves))))
     assert found.histogram == histogram(dist)
-    assert {layers.deck_of(space, i) for i in found.farthest} == {s for s, d in dist.items()
+    assert {ranked.deck_of(space, i) for i in found.farthest} == {s for s, d in dist.items()
                                                                    if d == found.diameter}
 
 
@@ -117,13 +178,13 @@ def test_block_shuffles_against_plain_bfs(deck, block):
     found = layers.search(space, run=RunOptions(workers=2), show=10_000)
     dist = plain_bfs(start, lambda s: (p.apply(s, j) for j in range(len(p.moves))))
     assert found.histogram == histogram(dist)
-    assert {layers.deck_of(space, i) for i in found.farthest} == {s for s, d in dist.items()
+    assert {ranked.deck_of(space, i) for i in found.farthest} == {s for s, d in dist.items()
                                                                    if d == found.diameter}
 
 
 def hanoi_space(n, pegs, start=None):
     start = hanoi_rules.perfect(n, 0) if start is None else start
-    return layers.hanoi_space(f"hanoi {pegs} pegs, {n} discs", n, pegs, start, {"n": n, "pegs": pegs})
+    return ranked.hanoi_space(f"hanoi {pegs} pegs, {n} discs", n, pegs, start, {"n": n, "pegs": pegs})
 
 
 @pytest.mark.parametrize("n,pegs", [(1, 3), (5, 3), (7, 3), (6, 4), (8, 4), (5, 5), (4, 6)])
@@ -135,28 +196,28 @@ def test_hanoi_against_the_queue_bfs(n, pegs):
     space = hanoi_space(n, pegs, start)
     goal = hanoi_rules.perfect(n, pegs - 1)
     found = layers.search(space, run=RunOptions(workers=2), show=10_000,
-                          watch=[layers.hanoi_index(space, goal)])
+                          watch=[ranked.hanoi_index(space, goal)])
     assert found.histogram == tuple(int(c) for c in np.bincount(dist))
     assert (found.states, found.diameter, found.farthest_count) == (reached, far, at_far)
-    assert found.found[layers.hanoi_index(space, goal)] == dist[hanoi_bfs.encode(goal, pegs)]
+    assert found.found[ranked.hanoi_index(space, goal)] == dist[hanoi_bfs.encode(goal, pegs)]
     assert all(dist[i] == far for i in found.farthest)
 
 
-@pytest.mark.parametrize("n", range(1, 13))
+@pytest.mark.parametrize("n", [*range(1, 11), *(pytest.param(n, marks=pytest.mark.slow) for n in (11, 12))])
 def test_hanoi_four_pegs_tower_distance_is_frame_stewart(n):
     space = hanoi_space(n, 4)
-    goal = layers.hanoi_index(space, hanoi_rules.perfect(n, 3))
+    goal = ranked.hanoi_index(space, hanoi_rules.perfect(n, 3))
     found = layers.search(space, run=RunOptions(workers=2), show=0, watch=[goal])
     assert found.found[goal] == HANOI["hanoi_four_peg_moves"]["values"][n] == framestewart.frame_stewart(n, 4)
 
 
-@pytest.mark.parametrize("workers", [1, 2, 3])
+@pytest.mark.parametrize("workers", [1, 2, pytest.param(3, marks=pytest.mark.slow)])
 def test_threads_and_tiny_chunks_buffers_and_blocks_agree(monkeypatch, workers):
     # many rounds, buffers that fill (a push stops and resumes), jobs of a few blocks
     want = layers.search(pancakes(8), run=RunOptions(workers=1), show=10_000)
     monkeypatch.setattr(layers, "CHUNK", 1 << 8)
     monkeypatch.setattr(layers, "BLOCK", 1 << 6)
-    monkeypatch.setattr(layers, "BUFFER", 64)
+    monkeypatch.setattr(layers_common, "BUFFER", 64)
     for space in (pancakes(8), fullbfs.burnt_space(5), hanoi_space(6, 4)):
         got = layers.search(space, run=RunOptions(workers=workers), show=10_000)
         ref = layers.search(space, run=RunOptions(workers=1), show=10_000) if space.n != 8 else want
@@ -167,10 +228,9 @@ def test_threads_and_tiny_chunks_buffers_and_blocks_agree(monkeypatch, workers):
 @pytest.mark.parametrize("ratio", [0.0, 1e9])
 def test_top_down_only_and_bottom_up_only_agree(monkeypatch, ratio):
     monkeypatch.setattr(layers, "PULL_RATIO", ratio)
-    for space, rows in ((pancakes(9), REF["pancake_distance_table"]["rows"]["9"]),):
-        found = layers.search(space, run=RunOptions(workers=2))
-        assert list(found.histogram) == rows
-        assert set(found.directions) == ({"t"} if ratio == 0 else {"b"})
+    found = layers.search(pancakes(8), run=RunOptions(workers=2))
+    assert list(found.histogram) == REF["pancake_distance_table"]["rows"]["8"]
+    assert set(found.directions) == ({"t"} if ratio == 0 else {"b"})
     p = puzzle.block_shuffle_puzzle(7, 3)
     found = layers.search(fullbfs.perm_space(p, tuple(range(1, 8))), run=RunOptions(workers=2))
     assert found.histogram == histogram(plain_bfs(tuple(range(1, 8)),
@@ -185,7 +245,7 @@ def test_a_killed_run_resumes_at_its_last_finished_layer(monkeypatch, tmp_path):
     ckpt = tmp_path / "run.ckpt"
     space = pancakes(9)
     whole = layers.search(space, run=RunOptions(workers=2), show=50)
-    write = layers._write_checkpoint
+    write = layers.write_checkpoint
     written = []
 
     def write_then_die(*args):
@@ -194,10 +254,10 @@ def test_a_killed_run_resumes_at_its_last_finished_layer(monkeypatch, tmp_path):
         if len(written) == 5:
             raise Stop
 
-    monkeypatch.setattr(layers, "_write_checkpoint", write_then_die)
+    monkeypatch.setattr(layers, "write_checkpoint", write_then_die)
     with pytest.raises(Stop):
         layers.search(space, run=RunOptions(workers=2, checkpoint=str(ckpt)))
-    monkeypatch.setattr(layers, "_write_checkpoint", write)
+    monkeypatch.setattr(layers, "write_checkpoint", write)
     again = layers.search(space, run=RunOptions(workers=2, checkpoint=str(ckpt)), show=50)
     assert again.resumed_at == 5 and written[-1] == 6  # layers 0..5 were kept
     assert (again.histogram, again.farthest, again.farthest_count) == (whole.histogram, whole.farthest,
@@ -217,7 +277,7 @@ def test_checkpoints_of_other_searches_or_damaged_are_refused(tmp_path):
     ckpt.write_bytes(data[:-3])
     with pytest.raises(ValueError, match="is damaged"):
         layers.search(pancakes(6), run=RunOptions(checkpoint=str(ckpt)))
-    ckpt.write_bytes(layers.MAGIC + b"{not json\n" + b"\0" * 180)
+    ckpt.write_bytes(layers_common.MAGIC + b"{not json\n" + b"\0" * 180)
     with pytest.raises(ValueError, match="is damaged"):
         layers.search(pancakes(6), run=RunOptions(checkpoint=str(ckpt)))
     ckpt.write_bytes(b"my precious notes\n")
@@ -231,21 +291,13 @@ def test_checkpoints_of_other_searches_or_damaged_are_refused(tmp_path):
 def test_memory_is_refused_before_allocating():
     with pytest.raises(ValueError, match=r"needs .* more than .*--memory cap"):
         layers.search(pancakes(13), run=RunOptions(memory=1 << 30))
-    assert layers.memory_needed(pancakes(13)) == (factorial(13) + 3) // 4 + 8 * layers.BUFFER
-    assert layers.memory_needed(pancakes(8)) == 40_320 // 4 + 8 * 4096
+    assert layers_common.memory_needed(pancakes(13)) == (factorial(13) + 3) // 4 + 8 * layers_common.BUFFER
+    assert layers_common.memory_needed(pancakes(8)) == 40_320 // 4 + 8 * 4096
     with pytest.raises(ValueError, match="beyond"):
-        layers.check_space(hanoi_space(21, 4), None)
+        layers_common.check_space(hanoi_space(21, 4), None)
 
 
 # --- on a Dask cluster (engine.layers_dask) ---------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def cluster():
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=":0",
-                                  host="127.0.0.1") as c:
-        yield c.scheduler_address
 
 
 def spaces_for_the_cluster():
@@ -257,7 +309,9 @@ def spaces_for_the_cluster():
     ]
 
 
-def test_the_cluster_finds_what_one_machine_finds(cluster, tmp_path, monkeypatch):
+@pytest.mark.slow
+def test_the_cluster_finds_what_one_machine_finds(dask_cluster, tmp_path, monkeypatch):
+    cluster = dask_cluster
     monkeypatch.chdir(tmp_path)  # the temporary partition folder goes here, and goes away
     for space in spaces_for_the_cluster():
         here = layers.search(space, run=RunOptions(workers=2), show=30, watch=[space.start, 0])
@@ -266,8 +320,6 @@ def test_the_cluster_finds_what_one_machine_finds(cluster, tmp_path, monkeypatch
             here.histogram, here.farthest, here.farthest_count, here.found), space.name
     assert list(tmp_path.iterdir()) == []
     # from the command line, as a user asks it
-    from conftest import run_cli
-
     there = run_cli("pancake", "god", "-n", "7", "--burnt", "--scheduler", cluster, "--json",
                     "--store", str(tmp_path / "a.sqlite"))
     here = run_cli("pancake", "god", "-n", "7", "--burnt", "--json", "--store", str(tmp_path / "b.sqlite"))
@@ -277,10 +329,9 @@ def test_the_cluster_finds_what_one_machine_finds(cluster, tmp_path, monkeypatch
     assert there.json()["diameter"] == REF["burnt_pancake_numbers"]["values"][6]
 
 
-def test_a_cluster_run_resumes_after_a_kill(cluster, tmp_path, monkeypatch):
-    from puzzlesearch.engine import layers_dask
-
-    space = pancakes(9)
+def test_a_cluster_run_resumes_after_a_kill(dask_cluster, tmp_path, monkeypatch):
+    cluster = dask_cluster
+    space = pancakes(8)
     whole = layers.search(space, run=RunOptions(workers=2), show=20)
     ckpt = tmp_path / "run.ckpt"
     write = layers_dask._write_meta
@@ -314,6 +365,7 @@ def test_a_cluster_run_resumes_after_a_kill(cluster, tmp_path, monkeypatch):
         layers.search(space, run=RunOptions(scheduler=cluster, checkpoint=str(local)))
 
 
+@pytest.mark.slow
 def test_a_real_scheduler_and_workers_find_the_same(tmp_path):
     # `dask scheduler` and two `dask worker` processes, as a user starts them
     pytest.importorskip("distributed")

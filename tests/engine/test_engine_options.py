@@ -9,6 +9,7 @@ import time
 import pytest
 
 from puzzlesearch.engine import options as options_module
+from puzzlesearch.engine import scheduler
 from puzzlesearch.engine.options import RunOptions, cores
 
 
@@ -151,13 +152,15 @@ def test_a_scheduler_nobody_listens_at_is_refused_before_the_work():
     RunOptions().check_scheduler()
 
 
-def test_a_dask_scheduler_is_accepted():
+@pytest.mark.slow
+def test_a_dask_scheduler_is_accepted(dask_cluster):
     # what else may listen at an address is refused: tests/engine/test_engine_cluster_safety.py
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=0, processes=False, protocol="tcp", host="127.0.0.1",
-                                  dashboard_address=":0") as cluster:
-        port = cluster.scheduler_address.rsplit(":", 1)[1]
-        t0 = time.monotonic()
-        RunOptions(scheduler=f"tcp://127.0.0.1:{port}").check_scheduler()
-        RunOptions(scheduler=f"127.0.0.1:{port}").check_scheduler()  # tcp when no scheme is given
-        assert time.monotonic() - t0 < 2
+    port = dask_cluster.rsplit(":", 1)[1]
+    t0 = time.monotonic()
+    RunOptions(scheduler=f"tcp://127.0.0.1:{port}").check_scheduler()
+    RunOptions(scheduler=f"127.0.0.1:{port}").check_scheduler()  # tcp when no scheme is given
+    assert time.monotonic() - t0 < 5
+
+
+def test_the_scheduler_check_is_the_engines_one():
+    assert options_module.check_scheduler is scheduler.check_scheduler

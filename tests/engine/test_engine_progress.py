@@ -54,8 +54,9 @@ def test_time_left_comes_from_weights_not_task_counts(clock_at):
     assert bar._stats() == "took 0:00:09"
 
 
-def test_the_queens_eta_case(clock_at):
-    # issue 12: "0:00:01 left with 5 s to go" when the last tasks are the big ones
+def test_the_time_left_weighs_big_tasks_still_to_come(clock_at):
+    # a count of tasks said "0:00:01 left" with 5 s to go when the last tasks were the big ones
+    # (an N-Queens count, whose last tasks are the largest)
     weights = {0: 1.0, 1: 1.0, 2: 1.0, 3: 5.0}
     bar = Progress(Display(weight=weights.__getitem__), [0, 1, 2, 3], [False] * 4, enabled=False)
     clock_at(0.0)

@@ -163,28 +163,21 @@ def test_unreachable_or_bad_scheduler_is_refused_quickly(tasks, address):
     assert time.monotonic() - t0 < 5
 
 
-@pytest.fixture(scope="module")
-def cluster():
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(
-        n_workers=2, processes=True, threads_per_worker=1, dashboard_address=":0", host="127.0.0.1"
-    ) as c:
-        yield c.scheduler_address
-
-
-def test_dask_cluster_equals_one_worker(tasks, serial, cluster):
-    on_dask = run_tasks(derangements, tasks, update=raise_target, options=RunOptions(scheduler=cluster))
+@pytest.mark.slow
+def test_dask_cluster_equals_one_worker(tasks, serial, dask_cluster):
+    on_dask = run_tasks(derangements, tasks, update=raise_target, options=RunOptions(scheduler=dask_cluster))
     assert combine(on_dask) == combine(serial)
     assert [(r["count"], r["nodes"]) for r in on_dask] == [(r["count"], r["nodes"]) for r in serial]
 
 
-def test_dask_resumes_a_checkpoint_made_by_local_workers(tmp_path, tasks, serial, cluster):
+@pytest.mark.slow
+def test_dask_resumes_a_checkpoint_made_by_local_workers(tmp_path, tasks, serial, dask_cluster):
     ck = tmp_path / "run.ckpt"
     bad = [*tasks[:-1], {**tasks[-1], "fail": True}]  # same length, so another task list
     with pytest.raises(RuntimeError):
         run_tasks(derangements, bad, update=raise_target, options=at(ck))
     with pytest.raises(ValueError, match="other subproblems"):
-        run_tasks(derangements, tasks, update=raise_target, options=on_dask(cluster, ck))
+        run_tasks(derangements, tasks, update=raise_target, options=on_dask(dask_cluster, ck))
     ck.unlink()
     calls = []
 
@@ -199,18 +192,20 @@ def test_dask_resumes_a_checkpoint_made_by_local_workers(tmp_path, tasks, serial
     with Checkpoint(ck, None, tasks) as half:
         kept = half.done()
     assert sorted(kept) == list(range(len(tasks) // 2))
-    resumed = run_tasks(derangements, tasks, update=raise_target, options=on_dask(cluster, ck))
+    resumed = run_tasks(derangements, tasks, update=raise_target, options=on_dask(dask_cluster, ck))
     assert combine(resumed) == combine(serial)
     assert all(resumed[i] == kept[i] for i in kept)
 
 
-def test_dask_failing_task_raises_in_the_caller(tasks, cluster):
+@pytest.mark.slow
+def test_dask_failing_task_raises_in_the_caller(tasks, dask_cluster):
     bad = [{**tasks[0], "fail": True}, *tasks[1:20]]
     with pytest.raises(RuntimeError, match="failed on purpose"):
-        run_tasks(derangements, bad, options=RunOptions(scheduler=cluster))
+        run_tasks(derangements, bad, options=RunOptions(scheduler=dask_cluster))
 
 
-def test_local_workers_still_run_after_a_dask_client(tasks, serial, cluster):
+@pytest.mark.slow
+def test_local_workers_still_run_after_a_dask_client(tasks, serial, dask_cluster):
     # the dask client left threads behind: the pool must not fork under them
     assert engine_run._start_method() != "fork"
     two = run_tasks(derangements, tasks[:30], options=RunOptions(workers=2))

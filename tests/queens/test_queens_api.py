@@ -50,9 +50,9 @@ def test_completion_search_is_an_independent_count():
         todo = tasks.complete_tasks(n, {})
         assert len(todo) >= (100 if n > tasks.QUICK_N else 1)
         results = [tasks.complete_task(t) for t in todo]
-        units = sum(r[2] for r in results)
+        units = sum(r[tasks.UNITS] for r in results)
         assert units % 840 == 0
-        assert (sum(r[1] for r in results), units // 840) == (TOTAL[n], UNIQUE[n])
+        assert (sum(r[tasks.FOUND] for r in results), units // 840) == (TOTAL[n], UNIQUE[n])
 
 
 def test_split_depth_does_not_change_the_count():
@@ -117,13 +117,38 @@ def test_two_workers_agree_with_one():
     assert one.solutions == len(expected) and one.unique == len({rules.canonical(b) for b in expected})
 
 
-def test_checkpoint_resumes_and_refuses_other_params(tmp_path):
+class Stop(Exception):
+    pass
+
+
+def test_an_interrupted_count_resumes_with_the_unfinished_tasks_only(tmp_path, monkeypatch):
     path = tmp_path / "q.sqlite"
-    first = queens.count(11, run=RunOptions(workers=1, checkpoint=str(path)))
-    again = queens.count(11, run=RunOptions(workers=1, checkpoint=str(path)))
-    assert (first.solutions, first.unique) == (again.solutions, again.unique) == (TOTAL[11], UNIQUE[11])
+    run = RunOptions(workers=1, checkpoint=str(path))
+    todo = tasks.constellation_tasks(13)
+    assert len(todo) >= 100
+    real, calls = tasks.constellation_task, []
+
+    def counted(task, kernels=None):
+        if len(calls) == stop_after:
+            raise Stop
+        calls.append(task)
+        return real(task, kernels)
+
+    monkeypatch.setattr(tasks, "constellation_task", counted)
+    stop_after = len(todo) // 2
+    with pytest.raises(Stop):
+        queens.count(13, run=run)
+    assert calls == todo[:stop_after]
+    calls.clear()
+    stop_after = None
+    again = queens.count(13, run=run)
+    assert calls == todo[len(todo) // 2:]  # the finished half is read back, not run again
+    assert (again.solutions, again.unique) == (TOTAL[13], UNIQUE[13])
+    calls.clear()
+    done = queens.count(13, run=run)
+    assert calls == [] and (done.solutions, done.unique) == (TOTAL[13], UNIQUE[13])
     with pytest.raises(ValueError, match="was made for other parameters"):
-        queens.count(12, run=RunOptions(workers=1, checkpoint=str(path)))
+        queens.count(12, run=run)
 
 
 def test_small_boards_run_in_this_process_by_the_engines_policy():
@@ -211,6 +236,7 @@ def test_givens_are_parsed_once_into_one_value():
     (lambda: queens.count(28), "-n must be at most 27 to count all solutions (27 is the largest n ever "
                                "counted, and would take about a century of CPU time here), got 28"),
     (lambda: queens.count(8.0), "-n must be a whole number, got 8.0"),
+    (lambda: queens.count(True), "-n must be a whole number, got True"),
     (lambda: queens.solutions(0), "-n must be at least 1, got 0"),
     (lambda: queens.solutions(63), "-n must be at most 62 (rows are 64-bit masks), got 63"),
     (lambda: queens.solutions(8, limit=-1), "--limit must be at least 0 (0 shows all), got -1"),
@@ -234,6 +260,7 @@ def test_bad_sizes_and_squares_are_refused_at_once(call, message):
     assert len(str(e.value)) < 200
 
 
+@pytest.mark.slow
 def test_completions_go_beyond_the_counting_limit():
     # given queens bound the work: the limit of counting all solutions does not apply
     first = next(rules.solutions(30))

@@ -6,7 +6,7 @@ import pytest
 
 from conftest import assert_bad_input, load_data, run_cli
 from puzzlesearch import queens
-from puzzlesearch.queens import rules
+from puzzlesearch.queens import rules, tasks
 
 DATA = load_data("queens")
 TOTAL = {int(k): v for k, v in DATA["all_solutions"]["values"].items()}
@@ -198,18 +198,39 @@ def test_unreachable_scheduler_is_bad_input():
     assert r.err.startswith("puzzlesearch: error: no Dask scheduler answers at tcp://127.0.0.1:9 (")
 
 
-def test_a_dask_cluster_counts_the_same(tmp_path):
+class Stop(Exception):
+    pass
+
+
+@pytest.mark.slow
+def test_a_dask_cluster_counts_the_same_and_finishes_a_checkpoint_begun_here(dask_cluster, tmp_path,
+                                                                               monkeypatch):
     distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
-                                  dashboard_address=":0", host="127.0.0.1") as cluster:
-        r = run_cli("queens", "count", "-n", "13", "--scheduler", cluster.scheduler_address, "--json")
-        assert r.code == 0, r.err
-        assert (r.json()["solutions"], r.json()["unique"]) == (TOTAL[13], UNIQUE[13])
-        # a checkpoint started on local workers is finished on the cluster
-        path = tmp_path / "q.ckpt"
-        run_cli("queens", "count", "-n", "13", "--fixed", "1:2", "--workers", "2", "--checkpoint", path)
-        r = run_cli("queens", "count", "-n", "13", "--fixed", "1:2", "--scheduler", cluster.scheduler_address,
+    r = run_cli("queens", "count", "-n", "13", "--scheduler", dask_cluster, "--json")
+    assert r.code == 0, r.err
+    assert (r.json()["solutions"], r.json()["unique"]) == (TOTAL[13], UNIQUE[13])
+    # a count begun in this process stops after a third of its tasks; the cluster runs the rest
+    todo = tasks.complete_tasks(13, {0: 1})
+    real, calls = tasks.complete_task, []
+
+    def stop_after_a_third(task, shared=None):
+        if len(calls) == len(todo) // 3:
+            raise Stop
+        calls.append(task)
+        return real(task, shared)
+
+    path = tmp_path / "q.ckpt"
+    monkeypatch.setattr(tasks, "complete_task", stop_after_a_third)
+    with pytest.raises(Stop):
+        run_cli("queens", "count", "-n", "13", "--fixed", "1:2", "--workers", "1", "--checkpoint", path)
+    monkeypatch.setattr(tasks, "complete_task", real)
+    assert calls == todo[: len(todo) // 3]
+    with distributed.Client(dask_cluster, set_as_default=False) as client, \
+            distributed.get_task_stream(client) as stream:
+        r = run_cli("queens", "count", "-n", "13", "--fixed", "1:2", "--scheduler", dask_cluster,
                     "--checkpoint", path, "--json")
-        assert r.code == 0, r.err
+    assert r.code == 0, r.err
+    ran = sorted(int(t["key"].split("-")[1]) for t in stream.data if t["key"].startswith("complete_task-"))
+    assert ran == list(range(len(todo) // 3, len(todo)))  # the unfinished tasks, each once
     expected = run_cli("queens", "count", "-n", "13", "--fixed", "1:2", "--workers", "1", "--json").json()
     assert (r.json()["solutions"], r.json()["unique"]) == (expected["solutions"], expected["unique"])

@@ -62,7 +62,7 @@ def test_counts_equal_the_published_values(n):
     assert (c.solutions, c.unique, c.method) == (ALL[n], UNIQUE[n], "constellation")
 
 
-@pytest.mark.parametrize("n", [15, 16, 17])
+@pytest.mark.parametrize("n", [15, *(pytest.param(n, marks=pytest.mark.slow) for n in (16, 17))])
 def test_the_two_methods_agree_up_to_17(n):
     run = RunOptions(workers=2, progress=False)
     a = api.count(n, method="constellation", run=run)

@@ -17,9 +17,10 @@ from puzzlesearch.shuffle.bidir import shortest_path
 
 def _puzzles():
     yield puzzle.block_shuffle_puzzle(7, 3)
-    yield puzzle.block_shuffle_puzzle(8, 4)
     yield puzzle.block_shuffle_puzzle(7, 2)
-    yield puzzle.pancake_puzzle(7)
+    slow = pytest.mark.slow  # a plain BFS over 40,320 decks for each start
+    yield pytest.param(puzzle.block_shuffle_puzzle(8, 4), marks=slow, id="block shuffle D=8 B=4")
+    yield pytest.param(puzzle.pancake_puzzle(7), marks=slow, id="pancakes n=7")
 
 
 @pytest.mark.parametrize("mode", ["numpy", "kept", "streamed", "mixed"])

@@ -276,18 +276,43 @@ def test_huge_sizes_are_refused_at_once_in_little_memory():
     for (args, code, err, seconds), (want_args, want) in zip(cases, HUGE.items(), strict=True):
         assert args == list(want_args)
         assert code == 2 and err.startswith(f"puzzlesearch: error: {want}") and err.count("\n") == 1, err
-        assert seconds < 0.5, (args, seconds)
+        assert seconds < 2, (args, seconds)  # milliseconds; the margin is for a loaded machine
     assert peak_kib < 500 * 1024 and not numba
     assert time.monotonic() - t0 < 2 * len(HUGE)
 
 
-@pytest.mark.parametrize("args", [("pancake", "god", "-n", "11"), ("shuffle", "solve", "-n", "8")])
+#: the command line, in a child that says "kernel running" on stderr as a numba kernel starts
+#: (through engine.interrupt, in the kernel's own thread): a signal sent after that line
+#: lands in a kernel, however loaded the machine
+KERNEL_RUNNING = "kernel running\n"
+ANNOUNCING = textwrap.dedent("""
+    import os, sys
+    from puzzlesearch.cli import main
+    from puzzlesearch.engine import interrupt
+
+    call, parallel = interrupt.call, interrupt.parallel
+
+    def announced(job):
+        def run(*args):
+            os.write(2, b"kernel running\\n")
+            return job(*args)
+        return run
+
+    interrupt.call = lambda kernel, *args: call(announced(kernel) if hasattr(kernel, "py_func") else kernel,
+                                                *args)
+    interrupt.parallel = lambda jobs, *args: parallel([announced(j) for j in jobs], *args)
+    main()
+""")
+
+
+@pytest.mark.parametrize("args", [("pancake", "god", "-n", "12"),
+                                  pytest.param(("shuffle", "solve", "-n", "8"), marks=pytest.mark.slow)])
 def test_ctrl_c_in_a_kernel_is_one_line_and_exit_130(args):
-    child = subprocess.Popen([sys.executable, "-m", "puzzlesearch", *args, "--quiet"],
+    child = subprocess.Popen([sys.executable, "-c", ANNOUNCING, *args, "--quiet"],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        time.sleep(2.5)  # started, numba's cached kernels loaded: now in the search's kernels
-        assert child.poll() is None, child.communicate()
+        first = child.stderr.readline()
+        assert first == KERNEL_RUNNING, (first, child.poll())
         sent = time.monotonic()
         child.send_signal(signal.SIGINT)
         out, err = child.communicate(timeout=30)
@@ -295,5 +320,6 @@ def test_ctrl_c_in_a_kernel_is_one_line_and_exit_130(args):
     finally:
         child.kill()
     hint = "; give --checkpoint FILE to make a long run resumable" if args[1] == "god" else ""
+    err = "".join(line for line in err.splitlines(keepends=True) if line != KERNEL_RUNNING)
     assert (child.returncode, out, err) == (130, "", f"puzzlesearch: interrupted{hint}\n")
-    assert waited < 2, waited
+    assert waited < 5, waited  # searches of tens of seconds and more: Ctrl-C ends them at once

@@ -175,6 +175,10 @@ def test_memory_refusals():
     (lambda: shuffle.solve(), "give -n N (2N cards, blocks of N) or both --deck D and --block B"),
     (lambda: shuffle.solve(3, deck=6), "give either -n or --deck/--block, not both"),
     (lambda: shuffle.solve(0), "-n must be at least 1, got 0"),
+    # True once passed as n = 1 (2 cards): n is a whole number, never a bool
+    (lambda: shuffle.solve(True), "-n must be a whole number, got True"),
+    (lambda: shuffle.pancake_god(True), "-n must be a whole number, got True"),
+    (lambda: shuffle.solve(deck=4.0, block=2), "--deck must be a whole number, got 4.0"),
     (lambda: shuffle.solve(deck=1, block=1), "--deck must be at least 2, got 1"),
     (lambda: shuffle.god(deck=6, block=6), "--block must be between 1 and deck - 1 = 5, got 6"),
     (lambda: shuffle.solve(10**20), "solve handles decks of at most 16 cards, got 200000000000000000000"),

@@ -5,12 +5,14 @@ and collects those of largest total displacement sum |p[i] - i|, but only when t
 displacement reaches ``shared`` (the best found so far by earlier tasks) — the same shape
 as a branch-and-bound task whose results depend on when it started while the combined
 answer does not. Workers import it by name, hence a module in the package.
-PUZZLESEARCH_SELFTEST_SLEEP=SECONDS slows every task down, for the tests that interrupt a run.
+PUZZLESEARCH_SELFTEST_SLEEP=SECONDS slows every task down, for the tests that interrupt a run;
+each task then says on stderr when it starts sleeping, so that a test can wait for that line.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 import time
 
 from puzzlesearch.engine.tasks import split
@@ -28,7 +30,10 @@ def derangements(task: dict, shared: int | None) -> dict:
     n, prefix = task["n"], list(task["prefix"])
     if task.get("fail"):
         raise RuntimeError(f"task {prefix} failed on purpose")
-    time.sleep(float(os.environ.get("PUZZLESEARCH_SELFTEST_SLEEP", 0)))
+    pause = float(os.environ.get("PUZZLESEARCH_SELFTEST_SLEEP", 0))
+    if pause:
+        os.write(sys.stderr.fileno(), f"task {prefix} sleeps {pause:g} s\n".encode())  # one write: whole
+        time.sleep(pause)
     target = shared or 0
     used = set(prefix)
     perm = prefix[:]

@@ -30,7 +30,6 @@ header and is not merged twice.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import time
 import uuid
@@ -40,19 +39,22 @@ from typing import Any
 
 import numpy as np
 
-from puzzlesearch.engine.layers import (
+from puzzlesearch.engine.layers_common import (
     BLOCK,
+    FORMAT,
     Layers,
-    Space,
-    _describe,
-    _read_header,
-    _write_checkpoint,
     check_space,
+    describe,
+    read_header,
+    space_hash,
+    write_bits,
+    write_checkpoint,
 )
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.engine.paths import replacing, show
 from puzzlesearch.engine.progress import Meter
 from puzzlesearch.engine.run import dask_client, deferred_interrupts
+from puzzlesearch.engine.space import Space
 
 PART_MAGIC = b"puzzlesearch layers partition\n"
 EMIT = 1 << 22  # images per expansion chunk (32 MiB of ranks, and as much to sort them)
@@ -87,11 +89,7 @@ def _read_part(path: Path) -> tuple[dict, np.ndarray]:
 
 
 def _write_part(path: Path, head: dict, cells: np.ndarray) -> None:
-    with replacing(path, "partition") as tmp, open(tmp, "wb") as f:
-        f.write(PART_MAGIC + json.dumps(head).encode() + b"\n")
-        cells.tofile(f)
-        f.flush()
-        os.fsync(f.fileno())
+    write_bits(path, "partition", PART_MAGIC, head, cells)
 
 
 def _save_array(path: Path, values: np.ndarray) -> None:
@@ -104,7 +102,7 @@ def _save_array(path: Path, values: np.ndarray) -> None:
 
 def init_task(folder: str, p: int, lo: int, hi: int, start: int) -> None:
     """Partition p, all unseen but the start (NEXT: layer 0); written unless it exists."""
-    from puzzlesearch.engine import layers_kernel as k
+    from puzzlesearch.engine import layers_kernel as k  # numba: on the workers, not in the client
 
     path = _part_path(Path(folder), p)
     if path.exists():
@@ -128,12 +126,12 @@ def expand_task(folder: str, p: int, layer: int, bounds: list[tuple[int, int]], 
     out.mkdir(exist_ok=True)
     lows = np.array([lo for lo, _ in bounds], dtype=np.int64)
     buf = np.empty(EMIT, dtype=np.int64)
-    counts = np.zeros(1, dtype=np.int64)
+    filled = np.zeros(1, dtype=np.int64)  # how much of buf a kernel call filled
     lo, hi = head["lo"], head["hi"]
     start, chunk, emitted = lo, 0, 0
     while start < hi:
-        start = k.emit(cells, lo, hi, start, k.NEXT, *arrays, buf, counts)
-        ranks = np.unique(buf[: counts[0]])
+        start = k.emit(cells, lo, hi, start, k.NEXT, *arrays, buf, filled)
+        ranks = np.unique(buf[: filled[0]])
         emitted += len(ranks)
         cuts = np.searchsorted(ranks, lows)
         for q, (a, b) in enumerate(zip(cuts, [*cuts[1:], len(ranks)], strict=True)):
@@ -206,11 +204,11 @@ def search_on_cluster(space: Space, *, run: RunOptions, show_count: int = 10,
             threads = sum(cluster.client.nthreads().values())
             saved = _read_meta(ckpt) if ckpt is not None else None
             bounds = [tuple(b) for b in saved["bounds"]] if saved else partitions(space.size, threads)
-            params = {"format": 1, "space": space.name, "start": space.start, "size": space.size,
-                      "key": _key(space), "partitions": len(bounds)}
+            params = {"format": FORMAT, "space": space.name, "start": space.start, "size": space.size,
+                      "key": space_hash(space), "partitions": len(bounds)}
             if saved is not None and saved["params"] != params:
                 raise ValueError(f"checkpoint {show(ckpt)} was made for another search: "
-                                 f"{_describe(saved['params'])}, not {_describe(params)} on a cluster")
+                                 f"{describe(saved['params'])}, not {describe(params)} on a cluster")
             if ckpt is not None:
                 folder.mkdir(exist_ok=True)
             else:
@@ -285,25 +283,17 @@ def _remove(folder: Path) -> None:
         time.sleep(0.05)
 
 
-def _key(space: Space) -> str:
-    import hashlib
-
-    from puzzlesearch.engine.store import canonical_json
-
-    return hashlib.sha256(canonical_json(space.key).encode()).hexdigest()[:16]
-
-
 def _write_meta(path: Path, params: dict, bounds: list, hist: list[int], found: dict[int, int],
                 done: bool) -> None:
     meta_params = {**params, "bounds": [list(b) for b in bounds]}
     directions = "t" * (len(hist) - 1)
-    _write_checkpoint(path, meta_params, np.zeros(0, dtype=np.uint8), hist, directions, found, done)
+    write_checkpoint(path, meta_params, np.zeros(0, dtype=np.uint8), hist, directions, found, done)
 
 
 def _read_meta(path: Path) -> dict[str, Any] | None:
     """A cluster run's checkpoint: its parameters, partitions and histogram; None when there
     is none yet (no file, or an empty one)."""
-    header = _read_header(path)
+    header = read_header(path)
     if header is None:
         return None
     line = header[0]
@@ -317,7 +307,7 @@ def _read_meta(path: Path) -> dict[str, Any] | None:
                          "delete it to start the run afresh") from None
     if bounds is None:
         raise ValueError(f"checkpoint {show(path)} was made for another search: "
-                         f"{_describe(params)} on one machine, not on a cluster")
+                         f"{describe(params)} on one machine, not on a cluster")
     return {"params": params, "bounds": bounds, "histogram": hist, "done": bool(meta.get("done")),
             "found": {int(a): int(b) for a, b in meta.get("found", {}).items()}}
 

@@ -12,7 +12,7 @@ After each pass ``relabel`` turns CUR into OLD and NEXT into CUR, one table look
 pass re-expands every third layer, which costs nothing for pancakes, whose layers grow
 tenfold, and makes 4-peg Hanoi, with 150-odd layers of similar size, fifty times slower.)
 
-Three kinds of ranked spaces, described by plain arrays (see ``layers.Space``); every
+Three kinds of ranked spaces, described by plain arrays (see ``space.Space``); every
 rank is a mixed-radix number whose digits are kept most significant first in ``digits``:
 
 PERM    a deck q of n cards 0..n-1, *bottom card first*, ranked by its Lehmer code

@@ -40,9 +40,10 @@ from contextlib import contextmanager, suppress
 from typing import Any
 
 from puzzlesearch.engine import interrupt
-from puzzlesearch.engine.options import NEEDS_DASK, RunOptions, check_scheduler, cores
+from puzzlesearch.engine.options import RunOptions, cores
 from puzzlesearch.engine.paths import show
 from puzzlesearch.engine.progress import Display, Progress
+from puzzlesearch.engine.scheduler import NEEDS_DASK, check_scheduler
 from puzzlesearch.engine.store import Checkpoint
 
 #: the default run options (frozen, so one shared value is safe): all cores, no checkpoint, no bar
@@ -334,7 +335,7 @@ class Cluster:
 def dask_client(scheduler: str) -> Iterator[Cluster]:
     """A client of the Dask cluster at ``scheduler``, for one run; closed when the block ends.
 
-    The scheduler is checked first (options.check_scheduler: one line, at once, for an
+    The scheduler is checked first (scheduler.check_scheduler: one line, at once, for an
     address where no scheduler answers). When the block ends by an exception, Ctrl-C
     above all, the run's futures are cancelled and the client is closed quietly: its
     abandoned calls (distributed's AllExit, "Task exception was never retrieved") and its

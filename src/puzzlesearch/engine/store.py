@@ -31,7 +31,8 @@ import platformdirs
 
 from puzzlesearch.engine.paths import check_writable, show, target
 
-_SQLITE_HEADER = b"SQLite format 3\x00"
+#: how every SQLite file begins: the checkpoints and results stores of this module
+SQLITE_HEADER = b"SQLite format 3\x00"
 
 _RESULTS_SCHEMA = """
 create table if not exists results (
@@ -78,7 +79,7 @@ def check_store(path: str | os.PathLike | None = None) -> Path:
                 "set PUZZLESEARCH_STORE or give --store FILE"
             ) from None
     check_writable(p, name)
-    if _header(p, name) not in (b"", _SQLITE_HEADER):
+    if _header(p, name) not in (b"", SQLITE_HEADER):
         raise ValueError(f"{name} {show(p)} is not a puzzlesearch results store (not an SQLite file)")
     return p
 
@@ -91,7 +92,7 @@ def check_checkpoint(path: str | os.PathLike) -> Path:
     header = _header(Path(path), "--checkpoint")
     if header == _LAYERS_HEADER:  # a breadth-first search's own format, read by engine.layers
         return Path(path)
-    if header not in (b"", _SQLITE_HEADER):
+    if header not in (b"", SQLITE_HEADER):
         raise ValueError(f"--checkpoint {show(path)} is not a puzzlesearch checkpoint")
     if header:  # read its schema now: a run whose answer comes from the store never opens it
         try:
@@ -122,15 +123,17 @@ def _reading(path: str | os.PathLike) -> Iterator[sqlite3.Connection]:
         db.close()
 
 
-#: how a checkpoint of engine.layers begins (its MAGIC), as long as the SQLite header
-_LAYERS_HEADER = b"puzzlesearch breadth-first layers\n"[:16]
+#: how a checkpoint of the breadth-first search (engine.layers) begins; here, so that a
+#: message can name such a file; _LAYERS_HEADER: as much of it as the SQLite header
+LAYERS_MAGIC = b"puzzlesearch breadth-first layers\n"
+_LAYERS_HEADER = LAYERS_MAGIC[:16]
 
 
 def _header(p: Path, name: str) -> bytes:
     """The first bytes of an SQLite file at `p` (b"" when there is none yet or it is empty)."""
     try:
         with open(p, "rb") as f:
-            return f.read(len(_SQLITE_HEADER))
+            return f.read(len(SQLITE_HEADER))
     except FileNotFoundError:
         return b""
     except OSError as e:

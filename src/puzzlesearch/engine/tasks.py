@@ -2,9 +2,8 @@
 
 A depth-first search splits naturally at its top levels: each node a few levels down is
 the root of an independent subtree, i.e. a task. ``split`` expands the search tree breadth
-first, one whole level at a time, until a level has enough nodes for balance (the issue
-asks for at least 50 per worker: subtrees differ wildly in size, and many small tasks let
-the workers even out).
+first, one whole level at a time, until a level has enough nodes for balance: subtrees
+differ wildly in size, and many small tasks (some fifty a worker) let the workers even out.
 
 The split must depend only on the problem, never on the number of workers: then every
 way of running gives the same tasks, a checkpoint can be resumed with other ``--workers``

@@ -42,10 +42,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from puzzlesearch.engine import interrupt
+from puzzlesearch.engine import interrupt, layers
 from puzzlesearch.engine.memory import require
 from puzzlesearch.engine.options import RunOptions
-from puzzlesearch.engine.params import whole as _whole
+from puzzlesearch.engine.params import whole
+from puzzlesearch.engine.space import hanoi_index, hanoi_space
 
 from . import bfs, framestewart, kernels, rules, threepeg
 from .bfs import BFS_LIMIT, DEFAULT_RUN, DIAMETER_WORK_LIMIT
@@ -104,7 +105,7 @@ class Verification:
 
 def check_n(n: int, limit: int | None = None, context: str = "") -> int:
     """-n: at least 0, at most `limit`."""
-    n = _whole(n, "-n")
+    n = whole(n, "-n")
     if n < 0:
         raise ValueError(f"-n must be at least 0, got {n}")
     if limit is not None and n > limit:
@@ -113,7 +114,7 @@ def check_n(n: int, limit: int | None = None, context: str = "") -> int:
 
 
 def check_pegs(pegs: int) -> int:
-    pegs = _whole(pegs, "--pegs")
+    pegs = whole(pegs, "--pegs")
     if not 3 <= pegs <= MAX_PEGS:
         raise ValueError(f"--pegs must be between 3 and {MAX_PEGS}, got {pegs}")
     return pegs
@@ -174,7 +175,7 @@ def moves_array(n: int, src: int = 0, dst: int = 2, *, run: RunOptions = DEFAULT
 
 def position_after(n: int, m: int, pegs: int = 3) -> str:
     """The position after the first m moves of `moves(n, pegs)`, computed directly."""
-    n, pegs, m = check_n(n, POSITION_LIMIT), check_pegs(pegs), _whole(m, "-m")
+    n, pegs, m = check_n(n, POSITION_LIMIT), check_pegs(pegs), whole(m, "-m")
     if pegs == 3:
         return format_position(threepeg.position_after(n, m))
     return format_position(framestewart.position_after(n, pegs, m))
@@ -307,16 +308,14 @@ def _replays(n: int, pegs: int) -> bool:
 def _verify_layers(n: int, pegs: int, run: RunOptions) -> Verification:
     """The search from the tower on A by the shared breadth-first engine (engine.layers:
     2 bits a position, run.workers threads, a checkpoint after every layer)."""
-    from puzzlesearch.engine import layers
-
     bfs.check_layers(n, pegs, run.memory, cluster=run.scheduler is not None)
     goal = rules.perfect(n, pegs - 1)
     t0 = time.perf_counter()
     name = f"hanoi {pegs} pegs, {n} discs"
-    space = layers.hanoi_space(name, n, pegs, rules.perfect(n, 0), {"puzzle": "hanoi", "n": n, "pegs": pegs})
+    space = hanoi_space(name, n, pegs, rules.perfect(n, 0), {"puzzle": "hanoi", "n": n, "pegs": pegs})
     fs = framestewart.frame_stewart(n, pegs)
     sequence_ok = _replays(n, pegs)
-    target = layers.hanoi_index(space, goal)
+    target = hanoi_index(space, goal)
     found = layers.search(space, run=run, show=0, watch=[target])
     bfs_moves = found.found.get(target, -1)
     return Verification(n, pegs, space.size, found.states, bfs_moves, fs, bfs_moves == fs, sequence_ok,

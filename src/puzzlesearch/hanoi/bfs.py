@@ -14,6 +14,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from puzzlesearch.engine import interrupt
+from puzzlesearch.engine.layers_common import MAX_STATES, memory_needed_for
 from puzzlesearch.engine.memory import require
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.engine.progress import Meter
@@ -41,8 +42,6 @@ def check_size(n: int, pegs: int) -> int:
 def check_layers(n: int, pegs: int, budget: int | None, cluster: bool = False) -> int:
     """The search from one position by the shared engine (engine.layers, 2 bits a position):
     p^n, or ValueError beyond its index limit or the memory cap, from the sizes alone."""
-    from puzzlesearch.engine.layers import MAX_STATES, memory_needed_for
-
     if n > 64 or pegs**n > MAX_STATES:
         states = f"{pegs}^{n}" + (f" = {pegs**n:,}" if n <= 64 else "")
         raise ValueError(

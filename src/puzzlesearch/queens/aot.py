@@ -32,6 +32,8 @@ from types import ModuleType
 
 import platformdirs
 
+from puzzlesearch.engine.paths import replacing
+
 MODULE = "_queens_kernels"
 # name -> (module, numba signature) of every exported kernel: corner.py's entry points and
 # constellation.py's
@@ -123,8 +125,6 @@ class _JitKernels:
     """The JIT kernels of EXPORTS, under the names the extension gives them."""
 
     def __getattr__(self, name: str):
-        import importlib
-
         if name not in EXPORTS:
             raise AttributeError(name)
         module = importlib.import_module(f"{__package__}.{EXPORTS[name][0]}")
@@ -148,8 +148,6 @@ def build(path: Path) -> None:
         warnings.simplefilter("ignore", NumbaPendingDeprecationWarning)
         from numba.pycc import CC
 
-    import importlib
-
     path.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=path.parent, prefix=".build-") as tmp:
         cc = CC(MODULE)
@@ -165,7 +163,8 @@ def build(path: Path) -> None:
         built = [p for p in Path(tmp).iterdir() if p.name.startswith(MODULE) and p.suffix in (".so", ".pyd")]
         if len(built) != 1:
             raise RuntimeError(f"numba.pycc left {[p.name for p in Path(tmp).iterdir()]}, not one module")
-        os.replace(built[0], path)  # atomic: a concurrent run sees no module or a whole one
+        with replacing(path, "the compiled kernels") as tmp_path:  # a concurrent run sees none or all
+            os.replace(built[0], tmp_path)
 
 
 def _remember_failure(marker: Path, error: Exception) -> None:

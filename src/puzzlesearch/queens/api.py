@@ -59,6 +59,7 @@ import numpy as np
 
 from puzzlesearch.engine import interrupt
 from puzzlesearch.engine.options import RunOptions
+from puzzlesearch.engine.params import whole
 from puzzlesearch.engine.progress import Display, bar_enabled
 from puzzlesearch.engine.run import run_tasks
 
@@ -107,14 +108,14 @@ class Givens:
 # --- checks --------------------------------------------------------------------------------------
 
 
-def check_n(n: int) -> None:
-    """Raise ValueError unless 1 <= n <= MAX_N."""
-    if not isinstance(n, numbers.Integral) or isinstance(n, bool):
-        raise ValueError(f"-n must be a whole number, got {n!r}")
+def check_n(n: int) -> int:
+    """n as an int; ValueError unless 1 <= n <= MAX_N."""
+    n = whole(n, "-n")
     if n < 1:
         raise ValueError(f"-n must be at least 1, got {n}")
     if n > MAX_N:
         raise ValueError(f"-n must be at most {MAX_N} (rows are 64-bit masks), got {n}")
+    return n
 
 
 def givens(n: int, fixed: Givens | Mapping[int, int] | str | None) -> Givens:
@@ -225,18 +226,18 @@ def count(
         fixed_rows = dict(given.squares)
         todo = tasks.complete_tasks(n, fixed_rows)
         params = {"puzzle": "queens", "n": n, "fixed": given.text, "method": "complete"}
-        display = Display(label, "queens placed", nodes=lambda r: r[0])
+        display = Display(label, "queens placed", nodes=lambda r: r[tasks.NODES])
         results = _run(tasks.complete_task, todo, quick, params=params, options=options, display=display)
-        units = sum(r[2] for r in results)
+        units = sum(r[tasks.UNITS] for r in results)
         if units % complete.CLASS_UNIT:
             raise AssertionError(f"class units {units} are not a multiple of {complete.CLASS_UNIT}")
         return Count(
             n,
-            sum(r[1] for r in results),
+            sum(r[tasks.FOUND] for r in results),
             units // complete.CLASS_UNIT,
             given.text,
             "complete",
-            sum(r[0] for r in results),
+            sum(r[tasks.NODES] for r in results),
             len(todo),
             time.perf_counter() - t0,
         )
@@ -244,26 +245,28 @@ def count(
         kind = tasks.warm_up("constellation")
         todo = tasks.constellation_tasks(n)
         params = {"puzzle": "queens", "n": n, "method": "constellation"}
-        display = Display(label, "solutions", nodes=lambda r: r[0])
+        display = Display(label, "solutions", nodes=lambda r: r[tasks.SOLUTIONS])
         shared = tasks.in_process_kernels(n) if run.scheduler is None and workers == 1 else None
         results = _run(tasks.constellation_task, todo, quick, shared=shared, params=params, options=options,
                        display=display)
-        unique8 = sum(r[1] for r in results)
+        unique8 = sum(r[tasks.UNIQUE8] for r in results)
         if unique8 % 8:
             raise AssertionError(f"8 x unique = {unique8} is not a multiple of 8")
-        return Count(n, sum(r[0] for r in results), unique8 // 8, "", "constellation", None, len(todo),
+        total = sum(r[tasks.SOLUTIONS] for r in results)
+        return Count(n, total, unique8 // 8, "", "constellation", None, len(todo),
                      time.perf_counter() - t0, kernels=shared or kind)
     kind = tasks.warm_up("corner")
     todo = tasks.corner_tasks(n)
     params = {"puzzle": "queens", "n": n, "method": "corner"}
     shared = tasks.in_process_kernels(n) if run.scheduler is None and workers == 1 else None
     weight = tasks.corner_weight(n, todo) if bar_enabled(run.progress) else None  # only for a bar
-    display = Display(label, "solutions", nodes=lambda r: 8 * r[0] + 4 * r[1] + 2 * r[2], weight=weight)
+    display = Display(label, "solutions", nodes=lambda r: 8 * r[tasks.C8] + 4 * r[tasks.C4] + 2 * r[tasks.C2],
+                      weight=weight)
     results = _run(tasks.corner_task, todo, quick, shared=shared, params=params, options=options,
                    display=display)
-    c8 = sum(r[0] for r in results)
-    c4 = sum(r[1] for r in results)
-    c2 = sum(r[2] for r in results)
+    c8 = sum(r[tasks.C8] for r in results)
+    c4 = sum(r[tasks.C4] for r in results)
+    c2 = sum(r[tasks.C2] for r in results)
     return Count(
         n,
         8 * c8 + 4 * c4 + 2 * c2,
@@ -318,14 +321,14 @@ def solutions(
 def _listing(n: int, unique: bool, fixed_row: np.ndarray) -> Iterator[Board]:
     from . import complete
 
-    state = np.array([-2], np.int64)
+    state = np.array([complete.BEFORE_START], np.int64)
     cols = np.zeros(n, np.int64)
     cand = np.zeros(n + 1, np.int64)
     left = np.zeros(n + 1, np.int64)
     down = np.zeros(n + 1, np.int64)
     right = np.zeros(n + 1, np.int64)
     out = np.zeros((LIST_BATCH, n), np.int64)
-    while state[0] != -1:
+    while state[0] != complete.EXHAUSTED:
         got = interrupt.call(
             complete.list_kernel, n, fixed_row, unique, state, cols, cand, left, down, right, out
         )

@@ -23,6 +23,8 @@ import numpy as np
 from numba import njit
 
 CLASS_UNIT = 840  # lcm(1..8): a class met k times adds k * (840 / k)
+#: list_kernel's state[0] (the current row) before the search starts and once it is exhausted
+BEFORE_START, EXHAUSTED = -2, -1
 
 
 @njit(cache=True, nogil=True)
@@ -179,16 +181,16 @@ def list_kernel(n, fixed, unique, state, cols, cand, left, down, right, out):
     """Resume a listing: write up to len(out) further solutions to out; return how many.
 
     The search state lives in the caller's arrays between calls: ``state[0]`` is the
-    current row (-1 once the search is exhausted, -2 before it starts), ``cols[:row]``
+    current row (EXHAUSTED once the search is exhausted, BEFORE_START before it starts), ``cols[:row]``
     the queens placed, ``cand[row]`` the columns of that row still to try.
     """
     mask = (np.int64(1) << n) - 1
     tmp = np.zeros(n, np.int64)
     written = 0
     y = state[0]
-    if y == -2:
+    if y == BEFORE_START:
         if not _start(n, fixed, cols[:0], cols, cand, left, down, right):
-            state[0] = -1
+            state[0] = EXHAUSTED
             return 0
         y = 0
     while y >= 0 and written < out.shape[0]:

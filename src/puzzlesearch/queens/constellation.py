@@ -24,7 +24,7 @@ The search places the free rows (1 .. n-2, without c and d) top to bottom with t
 bitboards (``left``, ``right`` diagonals shifted by the row gap, ``down`` the used
 columns); what the four edge queens attack in a row is precomputed in ``forbid``. The
 last free row has one column left, so it is not searched but tested. Where the next free
-row is the next row, the row's candidates are filtered like corner.py's (``_alive``).
+row is the next row, the row's candidates are filtered like corner.py's (``alive``).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import leading_zeros
 
-from .corner import _alive
+from .corner import alive
 from .edges import images
 
 _images = njit(cache=True, nogil=True)(images)
@@ -115,7 +115,7 @@ def count_one(n, a, b, c, d, sym, stop):
     one = np.uint64(1)
     top = np.uint64(0)
     # allowed[k]: the columns row k may take whatever the queens placed; gap[k]: how many
-    # board rows down the next free row is (the _alive filter applies only where it is 1)
+    # board rows down the next free row is (the alive filter applies only where it is 1)
     allowed = np.zeros(m + 1, np.int64)
     gap = np.zeros(m + 1, np.int64)
     for k in range(m):
@@ -144,7 +144,7 @@ def count_one(n, a, b, c, d, sym, stop):
     y = top
     free = allowed[0]
     if gap[0] == 1:
-        free &= _alive(allowed[1], np.int64(0), np.int64(0), np.int64(0))
+        free &= alive(allowed[1], np.int64(0), np.int64(0), np.int64(0))
     cand[0] = free
     while True:
         free = cand[y]
@@ -175,7 +175,7 @@ def count_one(n, a, b, c, d, sym, stop):
                     quarter += q
             continue
         if gap[z] == 1:
-            free &= _alive(allowed[z + one], lf, dn, rt)
+            free &= alive(allowed[z + one], lf, dn, rt)
             if z == pairs:
                 # two rows left, two columns: each candidate the filter kept leaves the
                 # last row its column, so each is a solution

@@ -30,7 +30,7 @@ lists the prefixes a few rows down with the same row rules (``_corner_free``,
 ``_side_free``) the counting kernels apply.
 
 Both counting kernels keep in ``cand[y]`` only the columns whose queen leaves the next row
-a free square (``_alive``): a placement never meets an empty next row, so the hot loop has
+a free square (``alive``): a placement never meets an empty next row, so the hot loop has
 no "dead child" branch to mispredict, and a row whose candidates all fail is not entered.
 The columns a row may take whatever the queens above (the corner and side rules that do not
 depend on them) come from a per-row mask, ``rowmask``.
@@ -166,7 +166,7 @@ def _attacks(prefix, board):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _alive(nextmask, lf, dn, rt):
+def alive(nextmask, lf, dn, rt):
     """The columns b whose queen leaves a free square in the next row.
 
     lf, dn, rt are the attacks entering this row and nextmask the columns the next row may
@@ -218,7 +218,7 @@ def corner_kernel(n, bound1, prefix):
     left[y] = lf
     down[y] = dn
     right[y] = rt
-    cand[y] = free & _alive(rowmask[y + one], lf, dn, rt)
+    cand[y] = free & alive(rowmask[y + one], lf, dn, rt)
     while True:
         free = cand[y]
         if free == 0:
@@ -233,10 +233,10 @@ def corner_kernel(n, bound1, prefix):
         rt = (right[y] | bit) >> 1
         z = y + one
         if z == last:
-            # the candidates were filtered by _alive: the last row has its free column
+            # the candidates were filtered by alive: the last row has its free column
             c8 += 1
             continue
-        free = rowmask[z] & ~(lf | dn | rt) & _alive(rowmask[z + one], lf, dn, rt)
+        free = rowmask[z] & ~(lf | dn | rt) & alive(rowmask[z + one], lf, dn, rt)
         if free == 0:
             continue
         y = z
@@ -291,7 +291,7 @@ def side_kernel(n, bound1, prefix):
     down[y] = dn
     right[y] = rt
     free = _side_free(free, y, dn, b1, b2, sidemask)
-    cand[y] = free & _alive(rowmask[y + one], lf, dn, rt)
+    cand[y] = free & alive(rowmask[y + one], lf, dn, rt)
     while True:
         free = cand[y]
         if free == 0:
@@ -308,7 +308,7 @@ def side_kernel(n, bound1, prefix):
         z = y + one
         free = rowmask[z] & ~(lf | dn | rt)
         if z == last:
-            # filtered by _alive: the last row has its free column, outside lastmask
+            # filtered by alive: the last row has its free column, outside lastmask
             board[last] = free
             k = _rotation_class(board, n, bound1, bound2, endbit)
             if k == 8:
@@ -320,7 +320,7 @@ def side_kernel(n, bound1, prefix):
             continue
         if z == b2:
             free = _bound2_rule(free, dn, sidemask)
-        free &= _alive(rowmask[z + one], lf, dn, rt)
+        free &= alive(rowmask[z + one], lf, dn, rt)
         if free == 0:
             continue
         y = z
@@ -335,7 +335,7 @@ def side_kernel(n, bound1, prefix):
 def split_kernel(n, side, bound1, prefix, split_row, out):
     """Write to out[k] every prefix of `split_row` rows (< n-1) extending `prefix` that the
     row rules of its kind allow; returns how many there are (written or not). The counting
-    kernels' _alive filter is not applied: a prefix it would have cut simply counts 0.
+    kernels' alive filter is not applied: a prefix it would have cut simply counts 0.
     """
     mask = (np.int64(1) << n) - 1
     bound2 = n - 1 - bound1

@@ -31,6 +31,11 @@ from puzzlesearch.engine.tasks import split
 
 from . import aot, edges
 
+# The slots of a task's result, a list (results travel between processes as JSON):
+C8, C4, C2 = 0, 1, 2  # corner/rotation: boards whose symmetry class has 8, 4 and 2 members
+SOLUTIONS, UNIQUE8 = 0, 1  # constellation: solutions, and 8 x the unique ones
+NODES, FOUND, UNITS = 0, 1, 2  # completion: queens placed, solutions, class units (complete.CLASS_UNIT)
+
 # Boards up to this size are counted in milliseconds: one task per first-row choice (no
 # split), and the engine's policy for quick jobs runs them in this process.
 QUICK_N = 12

@@ -37,19 +37,19 @@ Any permutation puzzle: a move is a position permutation, new[i] = old[perm[i]]:
     >>> census(p).diameter                # all 720 orders
     18
 
-`Census` and `census` (the full BFS) load numba when first used; the shortest paths of
-small puzzles never do (their layers are handled by numpy).
+The full BFS (`census`) loads numba when it runs; the shortest paths of small puzzles
+never do (their layers are handled by numpy).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import PurePath
-from typing import TYPE_CHECKING
 
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.engine.paths import check_writable, replacing, show
 from puzzlesearch.shuffle.bidir import Path, shortest_path
+from puzzlesearch.shuffle.fullbfs import Census, burnt_census, census
 from puzzlesearch.shuffle.puzzle import (
     PermPuzzle,
     block_moves_even,
@@ -65,20 +65,6 @@ from puzzlesearch.shuffle.puzzle import (
     pancake_puzzle,
 )
 
-if TYPE_CHECKING:
-    from puzzlesearch.shuffle.fullbfs import Census, census
-
-#: names served from fullbfs on first use (it imports numba)
-LAZY = ("Census", "census")
-
-
-def __getattr__(name: str):
-    if name in LAZY:
-        from puzzlesearch.shuffle import fullbfs
-
-        return getattr(fullbfs, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
 
 def block_size(n: int | None = None, deck: int | None = None, block: int | None = None) -> tuple[int, int]:
     """(deck, block) of a block shuffle: the book's case n (2n cards, blocks of n), or both
@@ -88,10 +74,9 @@ def block_size(n: int | None = None, deck: int | None = None, block: int | None 
     if n is None and (deck is None or block is None):
         raise ValueError("give -n N (2N cards, blocks of N) or both --deck D and --block B")
     if n is not None:
-        check_n(n)
+        n = check_n(n)
         deck, block = 2 * n, n
-    check_block(deck, block)
-    return deck, block
+    return check_block(deck, block)
 
 
 def solve(n: int | None = None, deck: int | None = None, block: int | None = None,
@@ -130,8 +115,6 @@ def god(n: int | None = None, deck: int | None = None, block: int | None = None,
     deck, block = block_size(n, deck, block)
     check_show(show)
     check_census(block_name(deck, block), deck, block_moves_even(block), run)
-    from puzzlesearch.shuffle.fullbfs import census
-
     return census(block_shuffle_puzzle(deck, block), show=show, run=run)
 
 
@@ -140,15 +123,13 @@ def pancake_god(n: int, show: int = 10, *, burnt: bool = False,
     """Full BFS of n pancakes from the sorted stack; the diameter is the pancake number p(n).
     burnt: each pancake has a burnt side, which must end down; a flip turns the pancakes
     it moves over (2^n n! stacks; the diameter is the burnt pancake number). As `god`."""
-    check_n(n)
+    n = check_n(n)
     check_show(show)
     name = f"burnt pancakes n={n}" if burnt else pancake_name(n)
     check_census(name, n, False, run, "stacks", "pancakes", signed=burnt)  # flip 2 is odd
-    from puzzlesearch.shuffle import fullbfs
-
     if burnt:
-        return fullbfs.burnt_census(n, show=show, run=run)
-    return fullbfs.census(pancake_puzzle(n), show=show, run=run)
+        return burnt_census(n, show=show, run=run)
+    return census(pancake_puzzle(n), show=show, run=run)
 
 
 def check_plot(filename: str) -> None:

@@ -31,7 +31,6 @@ shortest sequences (optional) by summing path counts layer by layer.
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -41,16 +40,17 @@ import numpy as np
 
 from puzzlesearch.engine import interrupt
 from puzzlesearch.engine.memory import cap, require
-from puzzlesearch.engine.options import RunOptions
+from puzzlesearch.engine.options import RunOptions, cores
 from puzzlesearch.engine.progress import Meter
+from puzzlesearch.engine.space import parity
 from puzzlesearch.shuffle import words
-from puzzlesearch.shuffle.puzzle import PermPuzzle, check_packed, parity
+from puzzlesearch.shuffle.puzzle import PermPuzzle, check_packed
 
 CHUNK = 1 << 23  # images counted or written per kernel call (Ctrl-C and the bar between calls)
 QUERIES = 1 << 24  # decks looked up at a time by the streamed meeting test
 SMALL = 1 << 16  # up to this many images, numpy (words.py) instead of the kernels (packed.py)
 SCRATCH = 1 << 22  # longest bucket sorted by its second radix digit (longer ones by np.sort)
-THREADS = min(2, os.cpu_count() or 1)  # buckets sorted in parallel
+THREADS = min(2, cores())  # buckets sorted in parallel
 BACK_SHARE = 4  # the goal's side is kept as a sorted layer while the next images take <= 1/4 of the cap
 
 
@@ -125,12 +125,12 @@ def _sorted_values(packed, buf: np.ndarray, n: int, out: np.ndarray, size: int) 
     _sort_buckets(packed, out, starts, low)
 
 
-def _sorted_images(packed, frontier: np.ndarray, moves: tuple, size: int, out: np.ndarray,
+def _sorted_images(packed, frontier: np.ndarray, moves: words.Segments, size: int, out: np.ndarray,
                    meter: Meter | None) -> int:
     """Every image of the frontier into out, sorted (with repeats); how many. The images are
     made twice, once to count them by bucket and once to write them there: no second array."""
     low, dm, nb = _digit(size)
-    step = max(1, CHUNK // moves[0].shape[0])
+    step = max(1, CHUNK // len(moves.shift))
     counts = np.zeros(nb, dtype=np.int64)
     for lo in range(0, len(frontier), step):
         hi = min(len(frontier), lo + step)
@@ -175,7 +175,7 @@ def _keeps_back(layer: int, m: int, budget: int) -> bool:
 
 
 def _grow_small(layers: list[np.ndarray], back: np.ndarray,
-                moves: tuple) -> tuple[np.ndarray | None, np.ndarray]:
+                moves: words.Segments) -> tuple[np.ndarray | None, np.ndarray]:
     """`_grow` for a small last layer, with numpy."""
     cand = words.unique(np.sort(words.images(layers[-1], moves)))
     hit = words.members(cand, back)
@@ -204,7 +204,7 @@ def _drop_known(packed, cand: np.ndarray, n: int, layers: list[np.ndarray]) -> i
     return n
 
 
-def _grow(layers: list[np.ndarray], back: np.ndarray | None, moves: tuple, size: int, budget: int,
+def _grow(layers: list[np.ndarray], back: np.ndarray | None, moves: words.Segments, size: int, budget: int,
           stored: int, meter: Meter | None = None) -> tuple[np.ndarray | None, np.ndarray]:
     """Expand the last layer: (the next layer, or None once it meets `back`; the meeting decks).
 
@@ -214,7 +214,7 @@ def _grow(layers: list[np.ndarray], back: np.ndarray | None, moves: tuple, size:
     that array. `meter` is told how many decks of the last layer are expanded.
     """
     frontier = layers[-1]
-    m = moves[0].shape[0]
+    m = len(moves.shift)
     if len(frontier) * m <= SMALL and back is not None:
         return _grow_small(layers, back, moves)
     packed = _kernels()
@@ -235,7 +235,7 @@ def _grow(layers: list[np.ndarray], back: np.ndarray | None, moves: tuple, size:
     return (out[:n].copy() if n < 0.75 * bound else out[:n]), np.empty(0, dtype=np.uint64)
 
 
-def _stream(layer: np.ndarray, images: bool, moves: tuple, t: np.uint64, size: int, budget: int,
+def _stream(layer: np.ndarray, images: bool, moves: words.Segments, t: np.uint64, size: int, budget: int,
             stored: int, every_meeting: bool, what: str, meter: Meter | None = None) -> np.ndarray:
     """The decks y (the layer's images if `images`, else its own decks) at distance
     len(layers) - 1 from the goal, that is with y^-1 . t in `layer`, sorted. The queries
@@ -243,7 +243,7 @@ def _stream(layer: np.ndarray, images: bool, moves: tuple, t: np.uint64, size: i
     side of a big layer is never stored; the first chunk that meets ends the test, unless
     `every_meeting` (for counting paths)."""
     packed = _kernels()
-    m = moves[0].shape[0] if images else 1
+    m = len(moves.shift) if images else 1
     step = max(1, QUERIES // m)
     chunk = min(len(layer), step) * m
     require((stored + 2 * chunk + min(chunk, SCRATCH)) * 8, budget, what)
@@ -271,11 +271,11 @@ def _stream(layer: np.ndarray, images: bool, moves: tuple, t: np.uint64, size: i
     return meet[: packed.unique_sorted(meet, len(meet))]
 
 
-def _walk_forward(x: int, layers: list[np.ndarray], inverse: tuple) -> list[int]:
+def _walk_forward(x: int, layers: list[np.ndarray], inverse: words.Segments) -> list[int]:
     """Moves from the start to x, x one move beyond the last of `layers`."""
     out = []
     for layer in reversed(layers):
-        for j in range(len(inverse[3])):
+        for j in range(len(inverse.shift)):
             y = words.apply_one(x, inverse, j)
             if words.members(np.array([y], dtype=np.uint64), layer)[0]:
                 out.append(j)
@@ -286,11 +286,12 @@ def _walk_forward(x: int, layers: list[np.ndarray], inverse: tuple) -> list[int]
     return out[::-1]
 
 
-def _walk_backward(x: int, layers: list[np.ndarray], t: np.uint64, size: int, moves: tuple) -> list[int]:
+def _walk_backward(x: int, layers: list[np.ndarray], t: np.uint64, size: int,
+                   moves: words.Segments) -> list[int]:
     """Moves from x to t, x one move before backward layer len(layers)-1: y there iff y^-1 t in layers."""
     out = []
     for layer in reversed(layers):
-        for j in range(len(moves[3])):
+        for j in range(len(moves.shift)):
             y = words.apply_one(x, moves, j)
             if words.members(np.array([words.inverse_then(y, t, size)], dtype=np.uint64), layer)[0]:
                 out.append(j)
@@ -301,7 +302,7 @@ def _walk_backward(x: int, layers: list[np.ndarray], t: np.uint64, size: int, mo
     return out
 
 
-def _layer_counts(layers: list[np.ndarray], inverse: tuple) -> list[np.ndarray]:
+def _layer_counts(layers: list[np.ndarray], inverse: words.Segments) -> list[np.ndarray]:
     """Shortest-path counts from the start for every deck of every layer."""
     packed = _kernels()
     counts = [np.ones(1, dtype=np.uint64)]
@@ -314,10 +315,10 @@ def _layer_counts(layers: list[np.ndarray], inverse: tuple) -> list[np.ndarray]:
     return counts
 
 
-def _meter(puzzle: PermPuzzle, d: int, frontier: np.ndarray, moves: tuple, run: RunOptions) -> Meter:
+def _meter(puzzle: PermPuzzle, d: int, frontier: np.ndarray, moves: words.Segments, run: RunOptions) -> Meter:
     """The progress bar of making layer d: the decks of layer d - 1 expanded so far. Only
     for layers big enough for the kernels (the small ones take milliseconds)."""
-    big = len(frontier) * moves[0].shape[0] > SMALL
+    big = len(frontier) * len(moves.shift) > SMALL
     return Meter(f"{puzzle.name}, layer {d}", len(frontier), puzzle.unit, enabled=run.progress and big)
 
 
@@ -349,7 +350,7 @@ def shortest_path(puzzle: PermPuzzle, start: Sequence[int], goal: Sequence[int],
         return result(0, (), 1 if count_paths else None)
     if puzzle.all_moves_even() and parity(target):
         return result(-1, (), 0 if count_paths else None)  # the moves never change the parity
-    m = moves[0].shape[0]
+    m = len(moves.shift)
     back = _backward(layers[-1], t, size)
     while True:  # lengths up to 2a are ruled out, a = len(layers) - 1; back = its goal's side, or None
         stored = sum(len(x) for x in layers)

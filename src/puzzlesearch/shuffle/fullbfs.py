@@ -1,9 +1,9 @@
 """Everything reachable, layer by layer ("God's algorithm"), on the shared engine.
 
 A permutation puzzle (block shuffles, pancakes) or burnt pancakes become a ranked space
-of `engine.layers` (2 bits a state, all cores, a checkpoint after every layer); this
-module turns its answer into a `Census` of decks and keeps it in the results store, so
-that asking again is instant.
+(`engine.space`) that `engine.layers` searches (2 bits a state, all cores, a checkpoint
+after every layer); this module turns its answer into a `Census` of decks and keeps it in
+the results store, so that asking again is instant.
 """
 
 from __future__ import annotations
@@ -13,7 +13,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from puzzlesearch.engine import layers
+from puzzlesearch.engine import space as ranked
+from puzzlesearch.engine.layers_common import check_checkpoint
 from puzzlesearch.engine.options import RunOptions
+from puzzlesearch.engine.space import Space
 from puzzlesearch.engine.store import ResultsStore, canonical_json, saving
 from puzzlesearch.shuffle.puzzle import MAX_SHOW, PermPuzzle, check_show
 
@@ -42,13 +45,13 @@ class Census:
     resumed_at: int | None = None  # the layer a checkpoint resumed this run at
 
 
-def perm_space(puzzle: PermPuzzle, start: Sequence[int]) -> layers.Space:
-    return layers.perm_space(puzzle.name, puzzle.size, puzzle.moves, start,
+def perm_space(puzzle: PermPuzzle, start: Sequence[int]) -> Space:
+    return ranked.perm_space(puzzle.name, puzzle.size, puzzle.moves, start,
                              {"puzzle": puzzle.name, "moves": [list(m) for m in puzzle.moves]}, puzzle.unit)
 
 
-def burnt_space(n: int, start: Sequence[int] | None = None) -> layers.Space:
-    return layers.signed_space(f"burnt pancakes n={n}", n, {"puzzle": f"burnt pancakes n={n}"}, start)
+def burnt_space(n: int, start: Sequence[int] | None = None) -> Space:
+    return ranked.signed_space(f"burnt pancakes n={n}", n, {"puzzle": f"burnt pancakes n={n}"}, start)
 
 
 def index_size(puzzle: PermPuzzle) -> tuple[int, bool]:
@@ -57,8 +60,8 @@ def index_size(puzzle: PermPuzzle) -> tuple[int, bool]:
     return space.size, space.compressed
 
 
-def _indexed_as(space: layers.Space) -> str:
-    if space.kind == layers.SIGNED:
+def _indexed_as(space: Space) -> str:
+    if space.kind == ranked.SIGNED:
         return f"2^{space.n} x {space.n}!"
     return f"{space.n}!" + ("/2" if space.compressed else "")
 
@@ -77,7 +80,7 @@ def burnt_census(n: int, show: int = 10, *, run: RunOptions = RunOptions()) -> C
     return search(burnt_space(n), tuple(range(1, n + 1)), show, run=run)
 
 
-def search(space: layers.Space, start: tuple[int, ...], show: int = 10, *,
+def search(space: Space, start: tuple[int, ...], show: int = 10, *,
            run: RunOptions = RunOptions()) -> Census:  # noqa: B008 (frozen)
     """The census of a space: from the results store when it has it (with enough farthest
     decks), else by `engine.layers.search` (run.workers threads, run.memory, run.checkpoint,
@@ -85,7 +88,7 @@ def search(space: layers.Space, start: tuple[int, ...], show: int = 10, *,
     nothing (engine.store.NotSaved carries it)."""
     check_show(show)
     if run.checkpoint is not None:  # another command's checkpoint is refused even when the store answers
-        layers.check_checkpoint(run.checkpoint)
+        check_checkpoint(run.checkpoint)
     t0 = time.perf_counter()
     key = canonical_json({**space.key, "start": list(start)})
     with ResultsStore(run.store) as db:
@@ -97,7 +100,7 @@ def search(space: layers.Space, start: tuple[int, ...], show: int = 10, *,
                       space.size, _indexed_as(space), (space.size + 3) // 4, stored["directions"],
                       stored["workers"], time.perf_counter() - t0, "store")
     found = layers.search(space, run=run, show=max(show, STORED_FARTHEST))
-    decks = [layers.deck_of(space, i) for i in found.farthest]
+    decks = [ranked.deck_of(space, i) for i in found.farthest]
     result = Census(space.name, start, found.states, found.diameter, found.histogram, tuple(decks[:show]),
                     found.farthest_count, space.size, _indexed_as(space), found.bytes, found.directions,
                     found.workers, time.perf_counter() - t0, "run", found.resumed_at)

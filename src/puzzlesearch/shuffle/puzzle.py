@@ -27,8 +27,11 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from puzzlesearch.engine.layers_common import memory_needed_for
 from puzzlesearch.engine.memory import gib, require
 from puzzlesearch.engine.options import RunOptions
+from puzzlesearch.engine.params import whole
+from puzzlesearch.engine.space import parity
 from puzzlesearch.shuffle import rules
 
 MAX_PACKED = 16  # cards that fit 4 bits each in one 64-bit word (the shortest-path search)
@@ -71,35 +74,22 @@ class PermPuzzle:
         return deck
 
 
-def parity(perm: Sequence[int]) -> int:
-    """0 for an even permutation of 0..n-1 (or of any distinct values), 1 for odd."""
-    seen = [False] * len(perm)
-    order = sorted(perm)
-    pos = {v: i for i, v in enumerate(order)}
-    swaps = 0
-    for i in range(len(perm)):
-        if not seen[i]:
-            j, length = i, 0
-            while not seen[j]:
-                seen[j] = True
-                j = pos[perm[j]]
-                length += 1
-            swaps += length - 1
-    return swaps & 1
-
-
-def check_n(n: int) -> None:
-    """The size of the book's puzzle (2n cards, blocks of n) or of a pancake stack."""
+def check_n(n: int) -> int:
+    """The size of the book's puzzle (2n cards, blocks of n) or of a pancake stack, as an int."""
+    n = whole(n, "-n")
     if n < 1:
         raise ValueError(f"-n must be at least 1, got {n}")
+    return n
 
 
-def check_block(deck: int, block: int) -> None:
-    """A block shuffle needs at least 2 cards and 1 <= block < deck."""
+def check_block(deck: int, block: int) -> tuple[int, int]:
+    """A block shuffle needs at least 2 cards and 1 <= block < deck; both as ints."""
+    deck, block = whole(deck, "--deck"), whole(block, "--block")
     if deck < 2:
         raise ValueError(f"--deck must be at least 2, got {deck}")
     if not 1 <= block < deck:
         raise ValueError(f"--block must be between 1 and deck - 1 = {deck - 1}, got {block}")
+    return deck, block
 
 
 def check_packed(size: int, unit: str = "decks", item: str = "cards") -> None:
@@ -142,8 +132,6 @@ def check_census(name: str, cards: int, half: bool, run: RunOptions, unit: str =
         need = _factorial_bytes(cards, half, signed)
         raise ValueError(f"full BFS indexes {unit} by rank: at most {MAX_CARDS} {item}, got {cards} "
                          f"(it would need {need}, 2 bits for each of {count} {unit})")
-    from puzzlesearch.engine.layers import memory_needed_for
-
     states = census_states(cards, half, signed)
     if run.scheduler is not None:  # partitions on the cluster's workers, not here
         return states
@@ -168,7 +156,7 @@ def block_shuffle_puzzle(deck: int, block: int) -> PermPuzzle:
     """D = deck cards, move k (1..D-B) puts the B cards at positions k..k+B-1 on top.
 
     Building it costs D x (D - B): callers check the size they need first."""
-    check_block(deck, block)
+    deck, block = check_block(deck, block)
     ident = tuple(range(deck))
     ks = rules.shuffle_moves(deck, block)
     moves = tuple(rules.block_shuffle(ident, k, block) for k in ks)
@@ -177,7 +165,7 @@ def block_shuffle_puzzle(deck: int, block: int) -> PermPuzzle:
 
 def pancake_puzzle(n: int) -> PermPuzzle:
     """n pancakes, flip k (2..n) reverses the top k (one pancake has no moves)."""
-    check_n(n)
+    n = check_n(n)
     ident = tuple(range(n))
     moves = tuple(rules.flip(ident, k) for k in rules.flip_moves(n))
     return PermPuzzle(pancake_name(n), n, moves, tuple(rules.flip_moves(n)), "stacks", "pancakes")

@@ -16,6 +16,7 @@ second) than the whole search. Tests check both against each other and the rules
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 
@@ -34,7 +35,16 @@ def unpack(word: int, size: int) -> tuple[int, ...]:
     return tuple(((int(word) >> (4 * i)) & 15) + 1 for i in range(size))
 
 
-def segments(moves: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+class Segments(NamedTuple):
+    """Moves as runs (see `segments`), one row per move; passed to the kernels as ``*segments``."""
+
+    shift: np.ndarray
+    dst: np.ndarray
+    mask: np.ndarray
+    reversed: np.ndarray  # bit s of row j: run s of move j copies from the nibble-reversed word
+
+
+def segments(moves: Sequence[Sequence[int]]) -> Segments:
     """Each move as runs: arrays (shift, dst, mask, reversed bits), one row per move.
 
     Run s of move j copies ``(w >> shift[j, s]) & mask[j, s]`` to bit ``dst[j, s]``, w being
@@ -68,7 +78,7 @@ def segments(moves: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray, np
         for s, (d, src, length, backwards) in enumerate(row):
             shift[j, s], dst[j, s], mask[j, s] = 4 * src, 4 * d, MASK[length]
             rev[j] |= np.uint64(backwards << s)
-    return shift, dst, mask, rev
+    return Segments(shift, dst, mask, rev)
 
 
 def nibble_reverse(x: np.ndarray) -> np.ndarray:

@@ -1,0 +1,176 @@
+"""What the breadth-first search on one machine (`layers`) and on a Dask cluster
+(`layers_dask`) share: the result, the memory and index limits of a space, and the
+checkpoint file.
+
+A checkpoint is MAGIC, one JSON header line (the search's parameters, the histogram so far,
+whether it is done) and, on one machine, the 2-bit array after it; a cluster's checkpoint
+holds the header only (its partitions are files of their own, written the same way by
+:func:`write_bits`). A file is always written whole, to a temporary file renamed over it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from puzzlesearch.engine.memory import gib, require
+from puzzlesearch.engine.paths import replacing, show
+from puzzlesearch.engine.space import Space
+from puzzlesearch.engine.store import LAYERS_MAGIC, SQLITE_HEADER, canonical_json
+
+BLOCK = 1 << 14  # states whose CUR count is kept, to deal a top-down pass out evenly
+BUFFER = 1 << 22  # buffered far images of a top-down round, all threads together (32 MiB)
+MAX_STATES = 1 << 40  # 256 GiB of bits: beyond any one machine here
+MAGIC = LAYERS_MAGIC
+FORMAT = 1
+MAX_HEADER = 1 << 20
+
+
+@dataclass(frozen=True)
+class Layers:
+    """What a whole breadth-first search found: histogram[d] = states at distance d."""
+
+    histogram: tuple[int, ...]
+    farthest: tuple[int, ...]  # up to `show` indices at the largest distance
+    farthest_count: int
+    directions: str  # per layer: 't' top-down, 'b' bottom-up
+    bytes: int  # the 2-bit array
+    workers: int
+    seconds: float  # this run's, resumed or not
+    resumed_at: int | None  # the layer a checkpoint resumed at
+    found: dict[int, int]  # index -> distance, for the indices asked with `watch`
+
+    @property
+    def diameter(self) -> int:
+        return len(self.histogram) - 1
+
+    @property
+    def states(self) -> int:
+        return sum(self.histogram)
+
+
+# --- memory ---------------------------------------------------------------------------------------------
+
+
+def buffered(states: int) -> int:
+    """Far images a top-down round buffers, all threads together: BUFFER, or one for
+    every 64 states of a smaller space (at least 4,096)."""
+    return min(BUFFER, max(4096, states // 64))
+
+
+def memory_needed_for(states: int) -> int:
+    """Bytes a search of `states` allocates: the array and the buffers of far images."""
+    return (states + 3) // 4 + 8 * buffered(states)
+
+
+def memory_needed(space: Space) -> int:
+    return memory_needed_for(space.size)
+
+
+def check_space(space: Space, budget: int | None) -> int:
+    """Refuse (ValueError, one line) a space beyond the index limit or the memory cap; else
+    the bytes needed."""
+    need = memory_needed(space)
+    if space.size > MAX_STATES:
+        raise ValueError(f"{space.name} has {space.size:,} {space.unit}, beyond the {MAX_STATES:,} "
+                         f"this breadth-first search indexes (it would need {gib(need)})")
+    require(need, budget, f"full BFS of {space.name} ({space.size:,} {space.unit}, 2 bits each)")
+    return need
+
+
+# --- checkpoints ----------------------------------------------------------------------------------------
+
+
+def space_hash(space: Space) -> str:
+    """What identifies a space's moves and names in a checkpoint: 16 hex digits of its key."""
+    return hashlib.sha256(canonical_json(space.key).encode()).hexdigest()[:16]
+
+
+def read_header(path: Path) -> tuple[bytes, int, int] | None:
+    """A checkpoint's JSON header line, where its bits start and the file's size; None when
+    there is none yet (no file, or an empty one: what a run killed before its first layer
+    leaves); ValueError for a file that is not a checkpoint or cannot be read."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(len(MAGIC))
+            if not head:
+                return None
+            if head.startswith(SQLITE_HEADER):  # the checkpoints of engine.store
+                raise ValueError(f"checkpoint {show(path)} belongs to another command, not to a "
+                                 "breadth-first search (pancake god, shuffle god, hanoi verify)")
+            if head != MAGIC:
+                raise ValueError(f"{show(path)} is not a puzzlesearch breadth-first-search checkpoint")
+            line = f.readline(MAX_HEADER)
+            return line, f.tell(), os.fstat(f.fileno()).st_size
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        raise ValueError(f"--checkpoint {show(path)} cannot be read ({e.strerror or e})") from None
+
+
+def check_checkpoint(path: str | os.PathLike) -> None:
+    """Refuse (ValueError, one line) a file that is not a breadth-first search's checkpoint
+    (an empty or missing one is a new checkpoint); whether it is this search's is checked
+    when the search reads it."""
+    read_header(Path(path))
+
+
+def read_checkpoint(path: Path, params: dict) -> dict | None:
+    """The saved state of this search, None if there is none yet (see read_header);
+    ValueError for a file that is not a checkpoint, is damaged, or belongs to another search."""
+    header = read_header(path)
+    if header is None:
+        return None
+    line, offset, size = header
+    damaged = f"checkpoint {show(path)} is damaged"
+    try:
+        meta = json.loads(line)
+        hist = [int(x) for x in meta["histogram"]]
+        nbytes = int(meta["bytes"])
+    except (ValueError, KeyError, TypeError) as e:
+        raise ValueError(f"{damaged} (its header: {e}); delete it to start the run afresh") from None
+    if meta.get("params") != params:
+        raise ValueError(f"checkpoint {show(path)} was made for another search: "
+                         f"{describe(meta.get('params'))}, not {describe(params)}")
+    if size != offset + nbytes or nbytes != (params["size"] + 3) // 4:
+        raise ValueError(f"{damaged} ({size:,} bytes, expected {offset + nbytes:,}); "
+                         "delete it to start the run afresh")
+    cells = np.fromfile(path, dtype=np.uint8, offset=offset)
+    return {"cells": cells, "histogram": hist, "directions": str(meta.get("directions", "")),
+            "found": {int(a): int(b) for a, b in meta.get("found", {}).items()},
+            "done": bool(meta.get("done"))}
+
+
+def describe(params: Any) -> str:
+    """A checkpoint's search in a message: its space and start."""
+    if not isinstance(params, dict) or "space" not in params:
+        return "an unknown search"
+    return f"{params['space']} from index {params.get('start')}"
+
+
+def write_checkpoint(path: Path, params: dict, cells: np.ndarray, hist: list[int], directions: str,
+                     found: dict[int, int], done: bool) -> None:
+    meta = {"params": params, "histogram": hist, "directions": directions, "bytes": int(cells.nbytes),
+            "found": {str(a): b for a, b in found.items()}, "done": done}
+    write_bits(path, "--checkpoint", MAGIC, meta, cells)
+
+
+def write_bits(path: Path, what: str, magic: bytes, head: dict, cells: np.ndarray) -> None:
+    """A file of 2-bit states, whole and on disk before it replaces the old one: `magic`,
+    `head` as one JSON line, then the bytes of `cells`."""
+    with replacing(path, what) as tmp, open(tmp, "wb") as f:
+        f.write(magic + json.dumps(head).encode() + b"\n")
+        cells.tofile(f)
+        f.flush()
+        os.fsync(f.fileno())
+
+
+__all__ = ["BLOCK", "BUFFER", "FORMAT", "MAGIC", "MAX_STATES", "Layers", "buffered", "check_checkpoint",
+           "check_space", "describe", "memory_needed", "memory_needed_for", "read_checkpoint", "read_header",
+           "space_hash", "write_bits", "write_checkpoint"]
