@@ -8,14 +8,14 @@ Usage: python benchmarks/games.py [--skip-big]
        python benchmarks/games.py --survey [--digits D] [--count N] [--workers W]
        python benchmarks/games.py --subtraction
 
---frontier runs issue 15's long cases once each, on all cores: 0.1777's period proven from
+--frontier runs the long cases once each, on all cores: 0.1777's period proven from
 443,139,471 values (target: 10 minutes, 4 GiB) and Grundy's game to 10^8 heaps (target:
 5 minutes), and writes results/games_frontier.json; --frontier --billion runs Grundy's
 game to 10^9 alone (target: 1 hour, 3 GiB; about 1.5 hours on this machine, so start it
 first in a session) and writes results/games_frontier_billion.json.
 
 --survey times `puzzlesearch grundy survey --digits 3 --count 1000000 --workers 2` once
-(issue 15's target: at most 20 minutes on 2 cores), with a fresh results store so that every
+(target: at most 20 minutes on 2 cores), with a fresh results store so that every
 game is computed, checks the periods of 0.77, 0.07, 0.137 and 0.16 against the published
 ones, and writes results/games_survey.json (results/games_survey_D_N.json for other sizes).
 
@@ -80,7 +80,7 @@ PRELUDE = (
     "from puzzlesearch.games.takebreak_kernel import RARE_HEAPS\n"
     "from puzzlesearch.engine.options import RunOptions\n"
 )
-#: issue 15's long cases (name, code, published check), each run once on all cores
+#: the long cases (name, code, published check), each run once on all cores
 FRONTIER = [
     ("0.1777's period proven from 443,139,471 values", "octal_values('0.1777', 10)",
      "r = octal_values('0.1777', 443_139_471); check = (r.period, r.preperiod, r.max_value, r.rare_heaps)"),
@@ -107,7 +107,7 @@ def frontier_main() -> None:
                      "check": check.strip()})
         print(f"{name}: {m['seconds']:.1f} s, {check.strip()}", file=sys.stderr)
     load_after = os.getloadavg()
-    print_table("issue 15's long cases (fresh process each; one run)", rows,
+    print_table("the long cases (fresh process each; one run)", rows,
                 ["case", "seconds", "work s", "peak MiB", "check"])
     print(f"\nload average before {load_before[0]:.2f}, after {load_after[0]:.2f} (1-minute)")
     write_results("games_frontier" + ("_billion" if "--billion" in sys.argv else ""), rows,

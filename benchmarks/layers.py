@@ -1,4 +1,4 @@
-"""Whole state spaces on the breadth-first engine (engine.layers): issue 16's targets.
+"""Whole state spaces on the breadth-first engine (engine.layers) against their targets.
 
 Every case is the command line a user types, in a fresh process (interpreter start,
 imports, numba's cached kernels and the search included), with a fresh results store so

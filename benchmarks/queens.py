@@ -6,9 +6,9 @@ the search. Both methods are timed: start constellations (the default) and the
 corner/rotation method (its cross-check); every count is checked against the published
 values (tests/data/queens.json, OEIS A000170 and A002562).
 
-Targets (issue 14, 2 cores): Q(18) in at most 10 s, Q(19) in at most 70 s, Q(20) in at
+Targets (2 cores): Q(18) in at most 10 s, Q(19) in at most 70 s, Q(20) in at
 most 9 minutes (a run of its own: see ``--n20``); per core, at least 3 times faster than
-the C corner reference at n = 17 in the same run. Older targets (issue 5): n = 16 in at
+the C corner reference at n = 17 in the same run. Older targets: n = 16 in at
 most 1.5 s and n = 17 in at most 6 s on 2 cores.
 
 Side by side, on the same machine in the same minutes:
@@ -22,7 +22,7 @@ Side by side, on the same machine in the same minutes:
 
 One board without search (``queens solve``, the explicit construction, verified, written
 with --out) is timed the same way, as a fresh process, for n = 10^6 and 10^7: targets
-(issue 14) 10^6 in at most 2 s, 10^7 in at most 20 s and 1 GiB. ``--solve`` runs only
+10^6 in at most 2 s, 10^7 in at most 20 s and 1 GiB. ``--solve`` runs only
 these and writes results/queens_solve.json; a full run keeps them under "solve" in queens.json.
 
 ``cpu_s`` is the CPU time of one run, worker processes included: on a shared machine it

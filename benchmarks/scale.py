@@ -1,4 +1,4 @@
-"""Scale-out benchmark (issue 3): the Topswops forward search on 1 and 2 local workers,
+"""Scale-out benchmark: the Topswops forward search on 1 and 2 local workers,
 the overhead of one subproblem, and resuming a run killed half-way.
 
     python benchmarks/scale.py [--repeats 3] [--ns 13 14] [--f15]

@@ -6,7 +6,7 @@ Runs each case as a fresh process (everything included), alternating the trees
 (before, after, before, after, ...), so that the host's drift hits both alike. Prints
 the medians and after/before, and writes benchmarks/results/sidebyside.json with every
 run, the load averages at the start and end, and the machine. The cases are the four
-issue 11 named: forward n = 14 on one core, queens n = 17 on two cores, shuffle solve
+a refactor is checked on: forward n = 14 on one core, queens n = 17 on two cores, shuffle solve
 n = 8 and pancake god n = 11.
 """
 

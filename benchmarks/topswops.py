@@ -6,12 +6,12 @@ kernels to their plain-Python versions at a small n.
 
     python benchmarks/topswops.py [--repeats 3] [--full]
     python benchmarks/topswops.py --long [--seconds 60] [--sizes 8-17 | --primes] [--workers 2] [--jobs 1]
-                                  [--out NAME]                         (issue 13: `long`)
-    python benchmarks/topswops.py --estimate [--sizes 13-15]              (issue 13: `estimate`)
+                                  [--out NAME]                         (`long`)
+    python benchmarks/topswops.py --estimate [--sizes 13-15]              (`estimate`)
     python benchmarks/topswops.py --deadline [--repeats 3]        (`long --seconds`: wall time, cached or not)
-    python benchmarks/topswops.py --frontier 15 [--start DECK] [--checkpoint F] (issue 13: f(15), f(16))
+    python benchmarks/topswops.py --frontier 15 [--start DECK] [--checkpoint F] (f(15), f(16))
 
-Targets (issue 2; Knuth's C on one core of a machine like this): forward n=14 <= 40 s
+Targets (Knuth's C on one core of a machine like this): forward n=14 <= 40 s
 (C: 40 s), backward n=12 <= 3 s (C: 2.9 s), first compilation <= 20 s, cached start <= 2 s.
 """
 
@@ -120,7 +120,7 @@ def plain_ratio(n: int) -> list[dict]:
     ]
 
 
-# --- issue 13: `topswops long` and `topswops estimate` ------------------------------------------------
+# --- `topswops long` and `topswops estimate` ------------------------------------------------
 
 #: f(n), published (tests/data/topswops.json; n = 22, 23: the best known lower bounds)
 PUBLISHED_F = {1: 0, 2: 1, 3: 2, 4: 4, 5: 7, 6: 10, 7: 16, 8: 22, 9: 30, 10: 38, 11: 51, 12: 65, 13: 80,
@@ -215,7 +215,7 @@ def sizes(text: str) -> list[int]:
     return list(range(int(a), int(b or a) + 1))
 
 
-def issue13(args: argparse.Namespace) -> None:
+def long_and_estimate(args: argparse.Namespace) -> None:
     load = os.getloadavg()
     rows: list[dict] = []
     if args.long:
@@ -238,7 +238,7 @@ def issue13(args: argparse.Namespace) -> None:
 
 
 def frontier(args: argparse.Namespace) -> None:
-    """Issue 13: f(n) by the deep forward search on 2 workers, everything included: a fresh
+    """f(n) by the deep forward search on 2 workers, everything included: a fresh
     results store (f(1..n-1) computed in the run, unless --store names one that has them),
     `long` or --start for the first target, the bottom bound, the search. One run; with
     --checkpoint it can be killed and resumed (then its wall time is not a benchmark figure)."""
@@ -274,8 +274,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--full", action="store_true", help="forward n = 15 too (about 15 minutes)")
-    ap.add_argument("--long", action="store_true", help="only `topswops long` (issue 13)")
-    ap.add_argument("--estimate", action="store_true", help="only `topswops estimate` (issue 13)")
+    ap.add_argument("--long", action="store_true", help="only `topswops long`")
+    ap.add_argument("--estimate", action="store_true", help="only `topswops estimate`")
     ap.add_argument("--seconds", type=float, default=60.0, help="--long: seconds per size")
     ap.add_argument("--sizes", default=None, help="--long/--estimate: sizes, e.g. 8-17")
     ap.add_argument("--primes", action="store_true", help="--long: the primes 29..97 instead of --sizes")
@@ -283,7 +283,7 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=1, help="--long: runs at a time (each its own process)")
     ap.add_argument("--out", default=None, help="--long/--estimate: results/NAME.json")
     ap.add_argument("--frontier", type=int, default=None, metavar="N",
-                    help="only f(N) by the deep forward search on 2 workers (issue 13: N = 15, 16)")
+                    help="only f(N) by the deep forward search on 2 workers (N = 15, 16)")
     ap.add_argument("--start", default=None, help="--frontier: a deck found beforehand to start at")
     ap.add_argument("--checkpoint", default=None, help="--frontier: a checkpoint, to resume a killed run")
     ap.add_argument("--store", default=None, help="--frontier: a results store (default: a fresh one)")
@@ -296,7 +296,7 @@ def main() -> None:
         frontier(args)
         return
     if args.long or args.estimate:
-        issue13(args)
+        long_and_estimate(args)
         return
     load = os.getloadavg()
     boot = startup(args.repeats)
