@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -106,3 +107,27 @@ def dask_cluster():
     with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=":0",
                                   host="127.0.0.1") as cluster:
         yield cluster.scheduler_address
+
+
+#: a child's command line, in a child that writes KERNEL_RUNNING on stderr as each numba kernel
+#: starts (through engine.interrupt, in the kernel's own thread): a signal sent after that line
+#: lands in a kernel, however loaded the machine. Run as [sys.executable, "-c", ANNOUNCING, *argv].
+KERNEL_RUNNING = "kernel running\n"
+ANNOUNCING = textwrap.dedent("""
+    import os, sys
+    from puzzlesearch.cli import main
+    from puzzlesearch.engine import interrupt
+
+    call, parallel = interrupt.call, interrupt.parallel
+
+    def announced(job):
+        def run(*args):
+            os.write(2, b"kernel running\\n")
+            return job(*args)
+        return run
+
+    interrupt.call = lambda kernel, *args: call(announced(kernel) if hasattr(kernel, "py_func") else kernel,
+                                                *args)
+    interrupt.parallel = lambda jobs, *args: parallel([announced(j) for j in jobs], *args)
+    main()
+""")

@@ -4,13 +4,12 @@ breadth-first search in slices (progress, Ctrl-C) equal to one call; SIGINT exit
 import signal
 import subprocess
 import sys
-import textwrap
 import time
 
 import numpy as np
 import pytest
 
-from conftest import assert_bad_input, run_cli
+from conftest import ANNOUNCING, KERNEL_RUNNING, assert_bad_input, run_cli
 from puzzlesearch import hanoi
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.hanoi import api, bfs, kernels
@@ -136,26 +135,6 @@ def test_no_command_prints_the_help():
     assert r.code == 0 and r.err == "" and "Commands:" in r.out and "verify" in r.out
 
 
-#: the command line, in a child that says "kernel running" on stderr as a numba kernel starts
-#: (in engine.interrupt's thread): a signal sent after that line lands in the kernel
-KERNEL_RUNNING = "kernel running\n"
-ANNOUNCING = textwrap.dedent("""
-    import os
-    from puzzlesearch.cli import main
-    from puzzlesearch.engine import interrupt
-
-    call = interrupt.call
-
-    def announced(kernel):
-        def run(*args):
-            os.write(2, b"kernel running\\n")
-            return kernel(*args)
-        return run
-
-    interrupt.call = lambda kernel, *args: call(announced(kernel) if hasattr(kernel, "py_func") else kernel,
-                                                *args)
-    main()
-""")
 
 
 @pytest.mark.slow

@@ -10,12 +10,11 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import textwrap
 import time
 
 import pytest
 
-from conftest import load_data
+from conftest import ANNOUNCING, KERNEL_RUNNING, load_data
 from puzzlesearch.queens import tasks
 
 DATA = load_data("queens")
@@ -71,26 +70,6 @@ def test_an_interrupted_count_exits_130_and_resumes_to_the_right_count(tmp_path,
     assert _finished(path) == TASKS
 
 
-#: the command line, in a child that says "kernel running" on stderr as a numba kernel starts
-#: (in engine.interrupt's thread): a signal sent after that line lands in the kernel
-KERNEL_RUNNING = "kernel running\n"
-ANNOUNCING = textwrap.dedent("""
-    import os
-    from puzzlesearch.cli import main
-    from puzzlesearch.engine import interrupt
-
-    call = interrupt.call
-
-    def announced(kernel):
-        def run(*args):
-            os.write(2, b"kernel running\\n")
-            return kernel(*args)
-        return run
-
-    interrupt.call = lambda kernel, *args: call(announced(kernel) if hasattr(kernel, "py_func") else kernel,
-                                                *args)
-    main()
-""")
 
 
 @pytest.mark.slow

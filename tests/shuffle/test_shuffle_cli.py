@@ -12,7 +12,7 @@ import time
 import pytest
 from shuffle_plain import plain_counts, plain_histogram
 
-from conftest import assert_bad_input, load_data, run_cli
+from conftest import ANNOUNCING, KERNEL_RUNNING, assert_bad_input, load_data, run_cli
 from puzzlesearch import shuffle
 from puzzlesearch.shuffle import api, puzzle, rules
 
@@ -281,28 +281,6 @@ def test_huge_sizes_are_refused_at_once_in_little_memory():
     assert time.monotonic() - t0 < 2 * len(HUGE)
 
 
-#: the command line, in a child that says "kernel running" on stderr as a numba kernel starts
-#: (through engine.interrupt, in the kernel's own thread): a signal sent after that line
-#: lands in a kernel, however loaded the machine
-KERNEL_RUNNING = "kernel running\n"
-ANNOUNCING = textwrap.dedent("""
-    import os, sys
-    from puzzlesearch.cli import main
-    from puzzlesearch.engine import interrupt
-
-    call, parallel = interrupt.call, interrupt.parallel
-
-    def announced(job):
-        def run(*args):
-            os.write(2, b"kernel running\\n")
-            return job(*args)
-        return run
-
-    interrupt.call = lambda kernel, *args: call(announced(kernel) if hasattr(kernel, "py_func") else kernel,
-                                                *args)
-    interrupt.parallel = lambda jobs, *args: parallel([announced(j) for j in jobs], *args)
-    main()
-""")
 
 
 @pytest.mark.parametrize("args", [("pancake", "god", "-n", "12"),
