@@ -1,7 +1,7 @@
 """Run the README's command examples, record what they print, compare two runs.
 
-Issue 11 asks that "the README's example commands print the same bytes before and
-after"; this script is how that is checked. An example is a line `$ COMMAND` inside a
+A refactor must leave the README's example commands printing the same bytes before and
+after; this script is how that is checked. An example is a line `$ COMMAND` inside a
 fenced block of README.md; the lines after it, up to the next `$ ` line or the end of
 the block, are the output the README shows.
 
