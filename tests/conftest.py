@@ -131,3 +131,20 @@ ANNOUNCING = textwrap.dedent("""
     interrupt.parallel = lambda jobs, *args: parallel([announced(j) for j in jobs], *args)
     main()
 """)
+
+
+@pytest.fixture
+def bottom_listings(monkeypatch):
+    """The targets topswops' bottom.compute was called for: a bottom bound computed by a
+    listing, not read back from the results store."""
+    from puzzlesearch.topswops import bottom  # only for the tests that ask for it
+
+    targets = []
+    real = bottom.compute
+
+    def compute(n, target, *args, **kw):
+        targets.append(target)
+        return real(n, target, *args, **kw)
+
+    monkeypatch.setattr(bottom, "compute", compute)
+    return targets

@@ -103,30 +103,16 @@ def test_split_every_deck_listing_equals_the_serial_one(tmp_path):
     assert split.decks == serial.decks and len(serial.decks) > 10
 
 
-@pytest.fixture
-def counted(monkeypatch):
-    """bottom.compute, counting its calls (the targets it computed a bound for)."""
-    targets = []
-    real = bottom.compute
-
-    def compute(n, target, *args, **kw):
-        targets.append(target)
-        return real(n, target, *args, **kw)
-
-    monkeypatch.setattr(bottom, "compute", compute)
-    return targets
-
-
-def test_a_stored_bottom_bound_is_reused_for_a_target_at_least_its_own(tmp_path, counted):
+def test_a_stored_bottom_bound_is_reused_for_a_target_at_least_its_own(tmp_path, bottom_listings):
     run = RunOptions(workers=1, store=str(tmp_path / "store.sqlite"))
     witness = forward.search(Tree.plain(10, BOUNDS), run).decks[0]
     first, source = bottom.bottom_bound(10, F[10], witness, BOUNDS[:10], run)
-    assert (source, counted) == ("listing", [F[10]])
+    assert (source, bottom_listings) == ("listing", [F[10]])
     assert bottom.bottom_bound(10, F[10], witness, BOUNDS[:10], run) == (first, "store")
-    assert counted == [F[10]]  # read back, not computed again
+    assert bottom_listings == [F[10]]  # read back, not computed again
     # a bound for a higher target does not hold for a lower one: computed again, and kept too
     lower, source = bottom.bottom_bound(10, F[10] - 3, witness, BOUNDS[:10], run)
-    assert source == "listing" and counted == [F[10], F[10] - 3] and lower.target == F[10] - 3
+    assert source == "listing" and bottom_listings == [F[10], F[10] - 3] and lower.target == F[10] - 3
     # the tightest bound that holds is the one used
     tightest = min(first, lower, key=lambda b: b.bound)
     assert bottom.bottom_bound(10, F[10], witness, BOUNDS[:10], run) == (tightest, "store")

@@ -2,32 +2,17 @@
 value is reused rather than computed again, and the deep search it plans finds the same
 decks as Knuth's search."""
 
-import pytest
 
 from conftest import load_data
 from puzzlesearch import topswops
 from puzzlesearch.engine.options import RunOptions
-from puzzlesearch.topswops import bottom, forward, plan, rules
+from puzzlesearch.topswops import forward, plan, rules
 
 DATA = load_data("topswops")
 F = {int(k): v for k, v in DATA["max_steps"]["values"].items()}
 COUNTS = {int(k): v for k, v in DATA["optimal_deck_count"]["values"].items()}
 #: a deck of 10 cards making 31 = f(9) + 1 steps; its bottom listing meets a deck of f(10) = 38
 SHORT_10 = (2, 3, 4, 5, 7, 1, 9, 10, 6, 8)
-
-
-@pytest.fixture
-def listings(monkeypatch):
-    """The targets bottom.compute was called for (a bottom bound computed, not read back)."""
-    targets = []
-    real = bottom.compute
-
-    def compute(n, target, *args, **kw):
-        targets.append(target)
-        return real(n, target, *args, **kw)
-
-    monkeypatch.setattr(bottom, "compute", compute)
-    return targets
 
 
 def test_knuths_search_plans_its_bounds_and_first_target_only(tmp_path):
@@ -40,15 +25,15 @@ def test_knuths_search_plans_its_bounds_and_first_target_only(tmp_path):
     assert plan.make(9, run, deep=False).bounds_from == "store"  # f(1..8) read back
 
 
-def test_a_stored_bottom_bound_is_reused_by_the_next_plan(tmp_path, listings):
+def test_a_stored_bottom_bound_is_reused_by_the_next_plan(tmp_path, bottom_listings):
     run = RunOptions(workers=1, store=str(tmp_path / "s.sqlite"))
     best = topswops.optimal(10).decks[0]
     first = plan.make(10, run, deep=True, start=best)
     assert (first.witness_from, first.witness_steps, first.target_from, first.target) == \
         ("given", F[10], "witness", F[10])
-    assert first.bottom_from == "listing" and listings == [F[10]]
+    assert first.bottom_from == "listing" and bottom_listings == [F[10]]
     again = plan.make(10, run, deep=True, start=best)
-    assert again.bottom_from == "store" and listings == [F[10]]  # read back, not computed again
+    assert again.bottom_from == "store" and bottom_listings == [F[10]]  # read back, not computed again
     assert again.bottom_search == first.bottom_search and again.bottom == first.bottom
 
 
