@@ -10,6 +10,9 @@
   Ctrl-C or SIGTERM one line with resume advice and exit 130.
 - :func:`answer`: around a call whose answer is saved afterwards (results store, --out):
   an answer computed but not saved is printed all the same, then one line, exit 1.
+- :func:`plot_option`, :func:`save_plot`: ``--plot FILE`` (a picture of the answer, checked
+  before the work by the puzzle's API) and its saving after the answer is printed: a plot
+  not saved costs the answer nothing (printed all the same, then one line, exit 1).
 - :func:`fail`, :func:`emit_json`: the two ways a command ends early or prints JSON.
 
 Conventions (DESIGN.md): short stable stdout; ``--json`` prints one JSON object; progress
@@ -34,6 +37,7 @@ import click
 
 from puzzlesearch.engine.memory import from_gib
 from puzzlesearch.engine.options import RunOptions
+from puzzlesearch.engine.paths import show
 from puzzlesearch.engine.progress import bar_enabled
 from puzzlesearch.engine.store import NotSaved
 
@@ -117,6 +121,13 @@ def group(**kwargs: Any) -> Callable[[Callable], click.Group]:
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 quiet_option = click.option("-q", "--quiet", is_flag=True, help="No progress on stderr.")
 verbose_option = click.option("-v", "--verbose", is_flag=True, help="Print more detail.")
+
+
+def plot_option(what: str) -> Callable[[Callable], Callable]:
+    """``--plot FILE``: draw `what` ("the distance histogram") into FILE, in the image
+    format its suffix names; the command receives it as ``plot`` (None when not given)."""
+    return click.option("--plot", default=None, metavar="FILE.png",
+                        help=f"Draw {what} into FILE (matplotlib; .png, .svg, .pdf, ...).")
 
 
 class GiB(click.ParamType):
@@ -286,6 +297,20 @@ def answer(compute: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         return e.result
 
 
+def save_plot(save: Callable[[], object], filename: str) -> int:
+    """``save()`` for a --plot file, after the answer is printed; EXIT_OK. The file was
+    checked before the work, but a disk can fill up or a folder go away meanwhile: then
+    one line on stderr and EXIT_CHECK_FAILED (the answer is printed all the same)."""
+    try:
+        save()
+    except (OSError, ValueError) as e:
+        sys.stdout.flush()
+        why = e.strerror if isinstance(e, OSError) and e.strerror else _one_line(e)
+        warn(f"the plot was not saved: cannot write {show(filename)} ({why})")
+        return EXIT_CHECK_FAILED
+    return EXIT_OK
+
+
 def _not_saved(message: str) -> NoReturn:
     # runs when the command's context closes, after everything it printed
     sys.stdout.flush()
@@ -296,5 +321,6 @@ def _not_saved(message: str) -> NoReturn:
 __all__ = [
     "EXIT_CHECK_FAILED", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "GiB", "Group", "NotSaved",
     "UsageFailure", "Workers", "answer", "emit_json", "exit_interrupted", "fail", "group", "json_option",
-    "library_call", "progress_wanted", "quiet_option", "run_options", "verbose_option", "warn",
+    "library_call", "plot_option", "progress_wanted", "quiet_option", "run_options", "save_plot",
+    "verbose_option", "warn",
 ]

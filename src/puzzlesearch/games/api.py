@@ -40,11 +40,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from puzzlesearch.engine import figures
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.engine.params import whole
 
 from . import hex as hexadecimal
-from . import judges, popcount, position, subtraction, survey, takebreak
+from . import judges, pictures, popcount, position, subtraction, survey, takebreak
 from .general import ImpartialGame, Sum, impartial, mex
 from .judges import Answers
 from .limits import (
@@ -168,6 +169,20 @@ def subtraction_values(moves: str | SubtractionSet, count: int = 1000, *, run: R
     return subtraction.subtraction_values(game, check_count(count), run)
 
 
+def check_plot(filename: str) -> None:
+    """Before the work: a --plot file can be written, matplotlib is installed, and the
+    name ends in an image format (engine.figures.check_plot: ValueError, ImportError)."""
+    figures.check_plot(filename)
+
+
+def plot(result: TakeBreakValues | SubtractionValues, filename: str) -> None:
+    """A table of values drawn into an image file (pictures.values_figure: G(n) against n,
+    the rare heaps and the start of the period marked), in the format its suffix names;
+    OSError or ValueError when it cannot be saved. Check the file first with
+    :func:`check_plot` (engine.figures). A table shows itself so in a notebook."""
+    figures.save(pictures.values_figure(result), filename)
+
+
 # ---------------------------------------------------------------- sums of heaps
 
 
@@ -201,7 +216,8 @@ __all__ = [
     "SUBTRACTION_MAX", "SUBTRACTION_SIZE_MAX", "SURVEY_DIGITS_MAX",
     "Answers", "ImpartialGame", "Move", "OctalCode", "PopcountValues", "PositionMoves", "SubtractionSet",
     "SubtractionValues", "Sum", "Survey", "SurveyRow", "TakeBreakValues",
-    "check_count", "cutting_answers", "cutting_table", "digits_answers", "digits_table", "grundys_values",
+    "check_count", "cutting_answers", "cutting_table", "digits_answers", "digits_table",
+    "grundys_values",
     "hex_values", "impartial", "mex", "octal_survey", "octal_values", "parse_game", "parse_heaps",
     "parse_hex", "parse_octal", "parse_subtraction", "popcount_value_bound", "popcount_values",
     "position_moves", "subtraction_values",

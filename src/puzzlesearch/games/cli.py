@@ -121,7 +121,7 @@ def _show(result: api.TakeBreakValues, as_json: bool, summary: bool, title: str)
         obj = result.to_json(values=False)
         if result.period is None and title == GRUNDYS:
             del obj["period"], obj["preperiod"]  # not an octal game: no periodicity theorem
-        _emit_values_json(obj, result.values)
+        _emit_table_json(obj, result.values, summary)
         return
     if not summary:
         click.echo(f"{title}: G(n) for n = 0..{result.count - 1}")
@@ -131,6 +131,15 @@ def _show(result: api.TakeBreakValues, as_json: bool, summary: bool, title: str)
     else:
         method = "plain mex over every move"
     click.echo(f"largest value {result.max_value}; {method}")
+
+
+def _emit_table_json(obj: dict, values: np.ndarray, summary: bool) -> None:
+    """A table's JSON: its fields with "values" after "count", or with --summary its
+    fields alone (--summary leaves the values out, with --json as without)."""
+    if summary:
+        clikit.emit_json(obj)
+    else:
+        _emit_values_json(obj, values)
 
 
 def _echo_period(result: api.TakeBreakValues, count: int, theorem: str) -> None:
@@ -146,13 +155,25 @@ _count_option = click.option("--count", "-n", type=int, default=100, show_defaul
                              help=f"Number of heap sizes: values of heaps 0..N-1 (N <= {api.COUNT_MAX:,}).")
 
 
+def _summary_option(function: str):
+    """--summary: the summary without the values, printed or (--json) as JSON fields."""
+    return click.option("--summary", is_flag=True, help=(
+        "Only the summary, not the values; with --json the summary's fields (period, preperiod, largest "
+        f"value, ...) without the values list. The values: leave out --summary, or {function} in Python."))
+
+
+_values_plot_option = clikit.plot_option("the values against the heap, the rare heaps and the period's start")
+
+
 @grundy.command(short_help="Octal games (0.77, 0.07, 4.07, ...): values and proven period.")
 @click.argument("code")
 @_count_option
 @clikit.json_option
-@click.option("--summary", is_flag=True, help="Only the summary lines, not the values.")
+@_summary_option("games.octal_values")
+@_values_plot_option
 @takebreak_options
-def octal(code: str, count: int, as_json: bool, summary: bool, run: clikit.RunOptions) -> None:
+def octal(code: str, count: int, as_json: bool, summary: bool, plot: str | None,
+          run: clikit.RunOptions) -> int:
     """Octal game CODE (0.77 Kayles, 0.07 Dawson's Kayles, 0.137, 4.07, ...): values and period.
 
     Digit d_j of d0.d1d2... is for removing j tokens: +1 may take the whole heap, +2 may
@@ -161,17 +182,26 @@ def octal(code: str, count: int, as_json: bool, summary: bool, run: clikit.RunOp
     """
     with clikit.library_call(run):
         game = api.parse_octal(code)
+        if plot is not None:
+            api.check_plot(plot)
         result = api.octal_values(game, count, run=run)
     _show(result, as_json, summary, f"octal game {game.code}")
     if not as_json:
         _echo_period(result, count, "the octal periodicity theorem")
+    return _save_plot(result, plot)
+
+
+def _save_plot(result: api.TakeBreakValues, plot: str | None) -> int:
+    if plot is None:
+        return clikit.EXIT_OK
+    return clikit.save_plot(lambda: api.plot(result, plot), plot)
 
 
 @grundy.command("hex", short_help="Hexadecimal games (0.F, 4.8, ...): digits to f, splits into three heaps.")
 @click.argument("code")
 @_count_option
 @clikit.json_option
-@click.option("--summary", is_flag=True, help="Only the summary lines, not the values.")
+@_summary_option("games.hex_values")
 @table_options
 def hex_game(code: str, count: int, as_json: bool, summary: bool, run: clikit.RunOptions) -> None:
     """Hexadecimal take-and-break game CODE (0.F, 4.8, 0.a, ...): values and period.
@@ -193,20 +223,24 @@ def hex_game(code: str, count: int, as_json: bool, summary: bool, run: clikit.Ru
 @grundy.command(short_help="Grundy's game: values of heaps 0..N-1.")
 @_count_option
 @clikit.json_option
-@click.option("--summary", is_flag=True, help="Only the summary line, not the values.")
+@_summary_option("games.grundys_values")
+@_values_plot_option
 @takebreak_options
-def grundys(count: int, as_json: bool, summary: bool, run: clikit.RunOptions) -> None:
+def grundys(count: int, as_json: bool, summary: bool, plot: str | None, run: clikit.RunOptions) -> int:
     """Grundy's game: a move splits a heap into two non-empty heaps of different sizes."""
     with clikit.library_call(run):
+        if plot is not None:
+            api.check_plot(plot)
         result = api.grundys_values(count, run=run)
     _show(result, as_json, summary, GRUNDYS)
+    return _save_plot(result, plot)
 
 
 @grundy.command(short_help="Subtraction games (1,3,4: remove 1, 3 or 4): values and proven period.")
 @click.argument("moves", metavar="S")
 @_count_option
 @clikit.json_option
-@click.option("--summary", is_flag=True, help="Only the summary lines, not the values.")
+@_summary_option("games.subtraction_values")
 @table_options
 def subtraction(moves: str, count: int, as_json: bool, summary: bool, run: clikit.RunOptions) -> None:
     """Subtraction game S (e.g. 1,3,4): a move removes s tokens from one heap, s in S.
@@ -218,7 +252,7 @@ def subtraction(moves: str, count: int, as_json: bool, summary: bool, run: cliki
     with clikit.library_call(run, resumable=False):
         result = api.subtraction_values(moves, count, run=run)
     if as_json:
-        _emit_values_json(result.to_json(values=False), result.values)
+        _emit_table_json(result.to_json(values=False), result.values, summary)
         return
     if not summary:
         click.echo(f"{result.game}: G(n) for n = 0..{result.count - 1}")
@@ -301,7 +335,8 @@ def _write_csv(path: str, result: api.Survey) -> None:
 @clikit.json_option
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Also write the table as CSV to FILE.")
-@click.option("--summary", is_flag=True, help="Only the counts of games proven and not, not the table.")
+@click.option("--summary", is_flag=True, help="Only the counts of games proven and not, not the table; with "
+              "--json those counts without the rows.")
 @clikit.run_options(store=True, memory=True)
 def octal_survey(digits: int, count: int, as_json: bool, csv_path: str | None, summary: bool,
            run: clikit.RunOptions) -> None:
@@ -328,7 +363,10 @@ def octal_survey(digits: int, count: int, as_json: bool, csv_path: str | None, s
         except OSError as e:  # checked writable before the work, but a disk can fill up
             unwritten = f"--csv {csv_path} could not be written ({e.strerror or e})"
     if as_json:
-        clikit.emit_json(result.to_json())
+        obj = result.to_json()
+        if summary:
+            del obj["rows"]
+        clikit.emit_json(obj)
     elif not summary:
         # the period and preperiod columns, or "not proven by N" across both
         width = max([18] + [len(f"not proven by {r.count:,}") for r in result.rows if r.period is None])

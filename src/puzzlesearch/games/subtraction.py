@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from puzzlesearch.engine import interrupt
+from puzzlesearch.engine import figures, interrupt
 from puzzlesearch.engine.memory import require
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.engine.progress import Meter
@@ -49,6 +49,13 @@ class SubtractionValues:
     period: int | None
     preperiod: int | None
     seconds: float
+
+    def _repr_svg_(self) -> str | None:
+        """A notebook shows the values against the heap (pictures.values_figure; None
+        without matplotlib)."""
+        from . import pictures
+
+        return figures.notebook_svg(pictures.values_figure, self)
 
     def to_json(self, values: bool = True) -> dict:
         """The fields as JSON values (``values=False``: all but the values)."""

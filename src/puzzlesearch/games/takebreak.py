@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from puzzlesearch.engine import interrupt
+from puzzlesearch.engine import figures, interrupt
 from puzzlesearch.engine.memory import require
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.engine.paths import check_writable
@@ -85,6 +85,13 @@ class TakeBreakValues:
     rare_heaps: int
     new_rare_values: int
     seconds: float
+
+    def _repr_svg_(self) -> str | None:
+        """A notebook shows the values against the heap (pictures.values_figure; None
+        without matplotlib)."""
+        from . import pictures
+
+        return figures.notebook_svg(pictures.values_figure, self)
 
     def to_json(self, values: bool = True) -> dict:
         """The fields as JSON values (``values=False``: all but the values, for a caller

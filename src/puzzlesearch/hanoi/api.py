@@ -1,7 +1,9 @@
 """The Tower of Hanoi's public API: check the parameters, call the closed forms, the
 Frame-Stewart code or the breadth-first search, and return plain values or small frozen
 dataclasses. Positions cross this boundary as peg-letter strings (largest disc first,
-'ACB'); moves as (disc, from, to) with pegs numbered 0..p-1.
+'ACB'); moves as (disc, from, to) with pegs numbered 0..p-1. A notebook shows a
+`Distance` or a `Solution` as its start and goal positions side by side (pictures.py;
+`pictures.position_figure` draws any one position).
 
 Every limit of the `puzzlesearch hanoi` commands is here, and a refused parameter raises
 ValueError with the line the command prints.
@@ -42,13 +44,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from puzzlesearch.engine import interrupt, layers
+from puzzlesearch.engine import figures, interrupt, layers
 from puzzlesearch.engine.memory import require
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.engine.params import whole
 from puzzlesearch.engine.space import hanoi_index, hanoi_space
 
-from . import bfs, framestewart, kernels, rules, threepeg
+from . import bfs, framestewart, kernels, pictures, rules, threepeg
 from .bfs import BFS_LIMIT, DEFAULT_RUN, DIAMETER_WORK_LIMIT
 from .draw import draw
 from .rules import MAX_PEGS, Move, Position, format_position, peg_letter
@@ -60,6 +62,16 @@ POSITION_LIMIT = 10_000  # discs for `position_after`
 SEQUENCE_BYTES = 100  # memory per move of a materialised sequence (a list of three small ints)
 
 
+def _start_and_goal(found: Solution | Distance, title: str) -> str | None:
+    """A notebook's picture of a result between two positions: its start and goal side by
+    side (pictures.py); None beyond pictures.MAX_DISCS discs or without matplotlib."""
+    if found.n > pictures.MAX_DISCS:
+        return None
+    return figures.notebook_svg(pictures.positions_figure,
+                                [(f"start: {found.start}", found.start), (f"goal: {found.goal}", found.goal)],
+                                found.pegs, title)
+
+
 @dataclass(frozen=True)
 class Solution:
     n: int
@@ -68,6 +80,9 @@ class Solution:
     goal: str
     moves: int
     sequence: list[list[int]]
+
+    def _repr_svg_(self) -> str | None:
+        return _start_and_goal(self, f"{self.n} discs, {self.pegs} pegs: {self.moves:,} moves")
 
 
 @dataclass(frozen=True)
@@ -78,6 +93,9 @@ class Distance:
     goal: str
     moves: int
     method: str
+
+    def _repr_svg_(self) -> str | None:
+        return _start_and_goal(self, f"{self.moves:,} move{'s' if self.moves != 1 else ''} ({self.method})")
 
 
 @dataclass(frozen=True)

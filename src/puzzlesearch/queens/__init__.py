@@ -1,9 +1,12 @@
 """N-Queens: count all and unique solutions, list them lazily, complete given queens.
 
-Counting uses the corner/rotation method (Takaken, after Jeff Somers) in numba kernels
-(corner.py, compiled ahead of time by aot.py), split into tasks for the shared engine
-(tasks.py); listing and completion use a plain bitboard backtracker (complete.py).
-`rules` is the plain-Python reference. The public API is `api`, re-exported here.
+Counting searches one start constellation of each symmetry class (the four edge
+queens; the method of Preusser and Engelhardt's Q27 project, constellation.py), or with
+`method="corner"` the corner/rotation method (Takaken, after Jeff Somers, corner.py); the
+kernels are compiled ahead of time by aot.py and split into tasks for the shared engine
+(tasks.py). Listing and completion use a plain bitboard backtracker (complete.py);
+`queens.solve` builds one board for any n without search (construct.py). `rules` is the
+plain-Python reference, `pictures` draws boards. The public API is `api`, re-exported here.
 """
 
 from .api import MAX_COUNT_N, MAX_N, Count, Givens, count, givens, solutions

@@ -16,7 +16,8 @@ when possible, so that counting all solutions does not import numba, else the JI
 paths that use them: completions and listings use complete.py's, and a count of n >= 20
 in this process its method's, which let Ctrl-C through (``tasks.JIT_IN_PROCESS_N``).
 
-Boards are tuples of 0-based columns, one per row; given queens are a mapping
+Boards are tuples of 0-based columns, one per row (``rules.Board``, a tuple that a notebook
+shows as a chess board; ``plot`` draws one into a file); given queens are a mapping
 {row: column}, 0-based, or the command line's 1-based ``"row:column,..."``. Every check
 of the command line is made here, with the command line's words: a ValueError.
 
@@ -50,20 +51,20 @@ from __future__ import annotations
 import numbers
 import sys
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
 import numpy as np
 
-from puzzlesearch.engine import interrupt
+from puzzlesearch.engine import figures, interrupt
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.engine.params import whole
 from puzzlesearch.engine.progress import Display, bar_enabled
 from puzzlesearch.engine.run import run_tasks
 
-from . import tasks
+from . import pictures, tasks
 from .rules import Board, attacks
 
 # Rows are bits of a signed 64-bit integer, and the diagonal masks are shifted one place
@@ -333,7 +334,24 @@ def _listing(n: int, unique: bool, fixed_row: np.ndarray) -> Iterator[Board]:
             complete.list_kernel, n, fixed_row, unique, state, cols, cand, left, down, right, out
         )
         for i in range(got):
-            yield tuple(int(c) for c in out[i])
+            yield Board(out[i].tolist())
+
+
+# --- pictures ------------------------------------------------------------------------------------
+
+
+def check_plot(filename: str, n: int) -> None:
+    """Before the work: a picture of a board of n can be drawn into `filename` (the file,
+    matplotlib and the image format: engine.figures.check_plot; n <= pictures.MAX_N)."""
+    pictures.check_n(n)
+    figures.check_plot(filename)
+
+
+def plot(board: Sequence[int], filename: str) -> None:
+    """The board (0-based column of each row's queen) drawn into an image file
+    (pictures.board_figure), in the format its suffix names; OSError or ValueError when it
+    cannot be saved."""
+    figures.save(pictures.board_figure(board), filename)
 
 
 __all__ = ["DEFAULT_METHOD", "LIST_BATCH", "MAX_COUNT_N", "MAX_N", "METHODS", "Board", "Count", "Givens",

@@ -15,11 +15,12 @@ import time
 from collections.abc import Iterator
 
 import click
+import numpy as np
 
 from puzzlesearch import clikit
 from puzzlesearch.engine.options import RunOptions
 
-from . import api, construct
+from . import api, construct, pictures
 from .api import Board
 
 FORMATS = ("board", "rows", "columns")
@@ -89,8 +90,10 @@ def count(
 @click.option("--unique", is_flag=True, help="One solution per symmetry class (its smallest board).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="board", show_default=True,
               help="board: unicode board; rows: '.Q..' strings; columns: the column of each row's queen.")
+@clikit.plot_option(f"the first board shown as a chess board (n <= {pictures.MAX_N:,})")
 @clikit.json_option
-def show(n: int, fixed: str | None, limit: int, unique: bool, fmt: str, as_json: bool) -> None:
+def show(n: int, fixed: str | None, limit: int, unique: bool, fmt: str, plot: str | None,
+         as_json: bool) -> int:
     """List solutions in lexicographic order (of their columns), lazily.
 
     When there is none, one line says so: "no solutions". --json lists columns 1-based.
@@ -98,17 +101,23 @@ def show(n: int, fixed: str | None, limit: int, unique: bool, fmt: str, as_json:
     that order takes from seconds to far longer (n = 32: 11 s, n = 34: over 30 s): one board
     is shown instead, the one `queens solve` builds, and the JSON's note says so (on a
     terminal, stderr too).
-    Boards are drawn (board, rows) up to n = DRAW_N.
+    Boards are drawn (board, rows) up to n = DRAW_N. --plot draws the first board shown;
+    with no board to draw it says so on stderr, and the exit status is 1.
     """
     t0 = time.perf_counter()
     if fixed is None and not unique and n > construct.SEARCH_N:
-        _show_constructed(n, limit, fmt, as_json, t0)
-        return
+        return _show_constructed(n, limit, fmt, plot, as_json, t0)
+    first = None
     with clikit.library_call(resumable=False):
         given = api.givens(n, fixed)
+        if plot is not None:
+            api.check_plot(plot, n)
+            t0 = time.perf_counter()  # the listing's time, not matplotlib's import
         boards = api.solutions(n, unique=unique, fixed=given, limit=limit)
         if as_json:
-            listed = [[c + 1 for c in b] for b in boards]
+            found = list(boards)
+            first = found[0] if found else None
+            listed = [[c + 1 for c in b] for b in found]
             clikit.emit_json({
                 "n": n,
                 "unique": unique,
@@ -119,7 +128,7 @@ def show(n: int, fixed: str | None, limit: int, unique: bool, fmt: str, as_json:
                 "seconds": time.perf_counter() - t0,
                 "note": given.note,
             })
-            return
+            return _plot_first(first, plot)
         shown = 0
         for b in boards:
             if fmt == "columns":
@@ -128,9 +137,12 @@ def show(n: int, fixed: str | None, limit: int, unique: bool, fmt: str, as_json:
                 if shown:
                     click.echo()
                 click.echo("\n".join(render(b, fmt)))
+            if first is None:
+                first = b
             shown += 1
     if not shown:
         click.echo(f"no solutions ({given.note})" if given.note else "no solutions")
+    return _plot_first(first, plot)
 
 
 # the limits in the help, from the one place that sets them
@@ -138,7 +150,19 @@ show.help = show.help.replace("SEARCH_N", str(construct.SEARCH_N)).replace("DRAW
                                                                             str(construct.MAX_DRAW_N))
 
 
-def _show_constructed(n: int, limit: int, fmt: str, as_json: bool, t0: float) -> None:
+def _plot_first(board: Board | np.ndarray | None, plot: str | None) -> int:
+    """After the boards are printed: the --plot of the first (a board of 0-based columns),
+    or one line saying there was none (exit status 1: no picture was made)."""
+    if plot is None:
+        return clikit.EXIT_OK
+    if board is None:
+        sys.stdout.flush()
+        clikit.warn(f"no board to draw: --plot {plot} was not written")
+        return clikit.EXIT_CHECK_FAILED
+    return clikit.save_plot(lambda: api.plot(board, plot), plot)
+
+
+def _show_constructed(n: int, limit: int, fmt: str, plot: str | None, as_json: bool, t0: float) -> int:
     """`show` beyond SEARCH_N without --fixed/--unique: the constructed board, checked like
     every other argument first (a --limit below 0 is refused here too)."""
     with clikit.library_call(resumable=False):
@@ -146,6 +170,9 @@ def _show_constructed(n: int, limit: int, fmt: str, as_json: bool, t0: float) ->
         n = construct.check_n(n)
         if not as_json:
             construct.check_format(fmt, n)
+        if plot is not None:
+            api.check_plot(plot, n)
+            t0 = time.perf_counter()
         solved = construct.solve(n)
         note = (f"n > {construct.SEARCH_N}: one board built by the explicit construction (queens solve), "
                 "not the first in lexicographic order")
@@ -153,10 +180,11 @@ def _show_constructed(n: int, limit: int, fmt: str, as_json: bool, t0: float) ->
             head = {"n": n, "unique": False, "fixed": "", "limit": limit, "shown": 1}
             tail = {"seconds": time.perf_counter() - t0, "note": note}
             _echo_pieces(_json_with_columns(head, "solutions", solved.columns, tail, nested=True))
-            return
-        if clikit.progress_wanted(False):
-            clikit.warn(note)
-        _echo_pieces(construct.text(solved.columns, fmt))
+        else:
+            if clikit.progress_wanted(False):
+                clikit.warn(note)
+            _echo_pieces(construct.text(solved.columns, fmt))
+    return _plot_first(solved.columns, plot)
 
 
 @queens.command()

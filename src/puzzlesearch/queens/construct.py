@@ -49,6 +49,7 @@ from pathlib import Path
 
 import numpy as np
 
+from puzzlesearch.engine import figures
 from puzzlesearch.engine.params import whole
 from puzzlesearch.engine.paths import check_writable, replacing
 
@@ -88,6 +89,15 @@ class Solved:
     n: int
     columns: np.ndarray
     seconds: float
+
+    def _repr_svg_(self) -> str | None:
+        """A notebook shows the board as a chess board up to pictures.MAX_N (None beyond,
+        or without matplotlib: the text repr then)."""
+        from . import pictures
+
+        if self.n > pictures.MAX_N:
+            return None
+        return figures.notebook_svg(pictures.board_figure, self.columns)
 
 
 # --- checks ---------------------------------------------------------------------------------------

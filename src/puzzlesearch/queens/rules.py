@@ -12,7 +12,25 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-Board = tuple[int, ...]
+
+class Board(tuple[int, ...]):
+    """A board: ``board[r]`` is the column (0-based) of row r's queen.
+
+    A tuple in all but one way: equal to the tuple of its columns, printed and written to
+    JSON as that tuple; a notebook shows it as a chess board (pictures.py).
+    """
+
+    __slots__ = ()
+
+    def _repr_svg_(self) -> str | None:
+        """The board as a picture (None without matplotlib, or beyond pictures.MAX_N)."""
+        from puzzlesearch.engine import figures
+        from puzzlesearch.queens import pictures
+
+        if len(self) > pictures.MAX_N:
+            return None
+        return figures.notebook_svg(pictures.board_figure, self)
+
 
 # The 8 symmetries of the square as (transpose, flip rows, flip columns), applied in that
 # order to every queen (r, c). Index 0 is the identity; the kernels use the same numbering.
@@ -52,7 +70,7 @@ def transform(board: Board, symmetry: int) -> Board:
     for r, c in enumerate(board):
         r2, c2 = map_square(r, c, n, symmetry)
         image[r2] = c2
-    return tuple(image)
+    return Board(image)
 
 
 def images(board: Board) -> list[Board]:
@@ -77,7 +95,7 @@ def solutions(n: int, fixed: Mapping[int, int] | None = None) -> Iterator[Board]
 
     def place(row: int, left: int, down: int, right: int) -> Iterator[Board]:
         if row == n:
-            yield tuple(board)
+            yield Board(board)
             return
         free = full & ~(left | down | right)
         if row in fixed:

@@ -38,16 +38,18 @@ Any permutation puzzle: a move is a position permutation, new[i] = old[perm[i]]:
     18
 
 The full BFS (`census`) loads numba when it runs; the shortest paths of small puzzles
-never do (their layers are handled by numpy).
+never do (their layers are handled by numpy). `plot(census, FILE)` draws a census's
+distance histogram (pictures.py), and a `Census` draws itself so in a notebook.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import PurePath
 
+from puzzlesearch.engine import figures
+from puzzlesearch.engine.figures import check_plot
 from puzzlesearch.engine.options import RunOptions
-from puzzlesearch.engine.paths import check_writable, replacing, show
+from puzzlesearch.shuffle import pictures
 from puzzlesearch.shuffle.bidir import Path, shortest_path
 from puzzlesearch.shuffle.fullbfs import Census, burnt_census, census
 from puzzlesearch.shuffle.puzzle import (
@@ -132,41 +134,11 @@ def pancake_god(n: int, show: int = 10, *, burnt: bool = False,
     return census(pancake_puzzle(n), show=show, run=run)
 
 
-def check_plot(filename: str) -> None:
-    """Before the work: the plot file can be written, and matplotlib is installed."""
-    check_writable(filename, "--plot")
-    try:
-        import matplotlib  # noqa: F401  (first: a backend module may be cached without it)
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-    except ImportError:
-        raise ImportError("--plot needs matplotlib: pip install 'puzzlesearch[plot]'") from None
-    formats = FigureCanvasAgg.get_supported_filetypes()
-    suffix = PurePath(filename).suffix.lower().lstrip(".")
-    if suffix not in formats:
-        raise ValueError(f"--plot {show(filename)}: the name must end in one of "
-                         f"{', '.join('.' + f for f in sorted(formats))} (the image format)")
-
-
 def plot(result: Census, filename: str, unit: str = "decks") -> None:
-    """The distance histogram of a census as an image (log scale); OSError or ValueError
-    when it cannot be saved."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(7, 4))
-    ax.bar(range(len(result.histogram)), result.histogram, color="#4477aa")
-    ax.set_yscale("log")
-    ax.set_xlabel("moves from the sorted start")
-    ax.set_ylabel(unit)
-    ax.set_title(f"{result.puzzle}: {result.states:,} {unit}, diameter {result.diameter}")
-    fig.tight_layout()
-    try:
-        with replacing(filename, "--plot") as tmp:
-            fig.savefig(tmp, format=PurePath(filename).suffix.lower().lstrip("."))
-    finally:
-        plt.close(fig)
+    """The distance histogram of a census as an image (pictures.histogram_figure, log
+    scale), in the format the file's suffix names; OSError or ValueError when it cannot be
+    saved. Check the file first with :func:`check_plot` (engine.figures)."""
+    figures.save(pictures.histogram_figure(result, unit), filename)
 
 
 __all__ = [

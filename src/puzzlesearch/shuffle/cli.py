@@ -7,7 +7,6 @@ becomes the one stderr line (clikit.library_call).
 from __future__ import annotations
 
 import re
-import sys
 from dataclasses import asdict
 
 import click
@@ -28,8 +27,7 @@ def _god_options(unit: str):
     def decorate(f):
         f = click.option("--show", type=int, default=10, show_default=True,
                          help=f"Farthest {unit} to list (0 to 10000).")(f)
-        return click.option("--plot", default=None, metavar="FILE.png",
-                            help="Draw the distance histogram (matplotlib).")(f)
+        return clikit.plot_option("the distance histogram")(f)
 
     return decorate
 
@@ -83,12 +81,7 @@ def _report_census(result: api.Census, head: dict, plot: str | None, verbose: bo
     else:
         _print_census(result, verbose, noun)
     if plot is not None:
-        try:
-            api.plot(result, plot, noun)
-        except (OSError, ValueError) as e:
-            sys.stdout.flush()
-            clikit.warn(f"the plot was not saved: cannot write {plot} ({str(e).splitlines()[0]})")
-            return clikit.EXIT_CHECK_FAILED
+        return clikit.save_plot(lambda: api.plot(result, plot, noun), plot)
     return clikit.EXIT_OK
 
 

@@ -12,7 +12,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from puzzlesearch.engine import layers
+from puzzlesearch.engine import figures, layers
 from puzzlesearch.engine import space as ranked
 from puzzlesearch.engine.layers_common import check_checkpoint
 from puzzlesearch.engine.options import RunOptions
@@ -43,6 +43,14 @@ class Census:
     seconds: float
     source: str  # "run", or "store" when the results store answered
     resumed_at: int | None = None  # the layer a checkpoint resumed this run at
+
+    def _repr_svg_(self) -> str | None:
+        """A notebook shows a census as its distance histogram (None without matplotlib)."""
+        from puzzlesearch.shuffle import pictures
+
+        # pancake stacks are named so by their puzzle ("pancakes n=9", "burnt pancakes n=5")
+        unit = "stacks" if "pancakes" in self.puzzle else "decks"
+        return figures.notebook_svg(pictures.histogram_figure, self, unit)
 
 
 def perm_space(puzzle: PermPuzzle, start: Sequence[int]) -> Space:

@@ -3,7 +3,8 @@ and plain play.
 
 ``solve(n, mode)`` runs the backward search (backward.py), the forward search
 (forward.py) or both, and cross-checks them; ``optimal(n)`` lists every deck reaching
-f(n); ``play(deck)`` plays a deck with the plain rules (rules.py). Every check of the
+f(n); ``play(deck)`` plays a deck with the plain rules (rules.py), and ``plot(game, FILE)``
+draws it (pictures.py; a ``Play`` draws itself in a notebook). Every check of the
 command line is made here, in the command line's words (a ValueError), so the API refuses
 exactly what ``puzzlesearch topswops`` refuses. Long searches take ``run: RunOptions``
 (workers, scheduler, checkpoint, results store, progress): ``solve`` and ``optimal``,
@@ -38,10 +39,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from puzzlesearch.engine import figures
 from puzzlesearch.engine.options import RunOptions, cores
 from puzzlesearch.engine.params import whole
 from puzzlesearch.engine.store import saving
-from puzzlesearch.topswops import known, rules
+from puzzlesearch.topswops import known, pictures, rules
 from puzzlesearch.topswops.limits import DEEP_FROM, MAX_LONG_WORKERS, check_n
 
 if TYPE_CHECKING:
@@ -83,6 +85,10 @@ class Play:
     deck: tuple[int, ...]
     steps: int
     trace: list[tuple[int, ...]]
+
+    def _repr_svg_(self) -> str | None:
+        """A notebook shows a game move by move (pictures.game_figure; None without matplotlib)."""
+        return figures.notebook_svg(pictures.game_figure, self)
 
 
 def _check_run(run: RunOptions, why: str) -> None:
@@ -228,6 +234,19 @@ def play(cards: str | Iterable[int | str]) -> Play:
     d = deck(cards)
     trace = rules.trace(d)
     return Play(deck=d, steps=len(trace) - 1, trace=trace)
+
+
+def check_plot(filename: str) -> None:
+    """Before the work: a --plot file can be written, matplotlib is installed, and the
+    name ends in an image format (engine.figures.check_plot: ValueError, ImportError)."""
+    figures.check_plot(filename)
+
+
+def plot(game: Play, filename: str) -> None:
+    """The game drawn move by move (pictures.game_figure) into an image file, in the
+    format its suffix names; OSError or ValueError when it cannot be saved. Check the file
+    first with :func:`check_plot` (engine.figures)."""
+    figures.save(pictures.game_figure(game), filename)
 
 
 __all__ = ["DEEP_FROM", "MAX_LONG_WORKERS", "MODES", "SEARCHES", "Optimal", "Play", "RunOptions", "Solution",

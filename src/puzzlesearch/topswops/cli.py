@@ -137,17 +137,23 @@ def optimal(n: int, mode: str, run: RunOptions, as_json: bool) -> None:
 
 @topswops.command()
 @click.argument("cards", nargs=-1, required=True)
+@clikit.plot_option("the game, one row per deck")
 @clikit.json_option
-def play(cards: tuple[str, ...], as_json: bool) -> None:
+def play(cards: tuple[str, ...], plot: str | None, as_json: bool) -> int:
     """Play a deck (the cards from the top, e.g. `play 3 1 2`): its trace and steps."""
     with clikit.library_call():
+        if plot is not None:
+            api.check_plot(plot)
         p = api.play(" ".join(cards))
     if as_json:
         clikit.emit_json({"deck": list(p.deck), "steps": p.steps, "trace": [list(d) for d in p.trace]})
-        return
-    for d in p.trace:
-        click.echo(_deck(d))
-    click.echo(f"steps={p.steps}")
+    else:
+        for d in p.trace:
+            click.echo(_deck(d))
+        click.echo(f"steps={p.steps}")
+    if plot is not None:
+        return clikit.save_plot(lambda: api.plot(p, plot), plot)
+    return clikit.EXIT_OK
 
 
 @topswops.command(name="long")
