@@ -18,11 +18,11 @@ from puzzlesearch.registry import PUZZLES
 
 ROOT = Path(__file__).parent.parent
 SRC = ROOT / "src" / "puzzlesearch"
-HEADER = "| command | what it answers | Python API |"
+HEADER = "| command | what it does | Python API |"
 
 
-def readme_puzzle_table(text: str) -> str:
-    """The README's table of puzzles: the block of table lines that starts with HEADER."""
+def readme_command_table(text: str) -> str:
+    """The README's table of commands: the block of table lines that starts with HEADER."""
     lines = text.splitlines()
     start = lines.index(HEADER)  # ValueError: no table yet
     end = start
@@ -31,17 +31,33 @@ def readme_puzzle_table(text: str) -> str:
     return "\n".join(lines[start:end])
 
 
-def test_the_readme_table_is_the_registry():
-    assert readme_puzzle_table((ROOT / "README.md").read_text()) == registry.readme_table()
+def test_the_readme_table_is_made_from_the_click_groups():
+    shown = readme_command_table((ROOT / "README.md").read_text())
+    made = registry.command_table()
+    assert shown == made, ("README.md: the table of commands differs from the click groups; paste the "
+                           "output of `python -c 'from puzzlesearch import registry; "
+                           "print(registry.command_table())'` over it")
 
 
-def test_readme_table_has_one_row_per_puzzle():
-    rows = registry.readme_table().splitlines()
+def test_the_table_has_a_row_for_every_command_of_every_puzzle():
+    rows = registry.command_table().splitlines()
     assert rows[:2] == [HEADER, "|---|---|---|"]
-    assert [re.match(r"\| `puzzlesearch (\w+)` \|", r).group(1) for r in rows[2:]] == sorted(PUZZLES)
-    queens = ("| `puzzlesearch queens` | N-Queens: count, list, show and complete boards. "
-              "| `puzzlesearch.queens` |")
-    assert queens in rows
+    listed = [re.match(r"\| `puzzlesearch (\w+ [\w-]+)` \|", r).group(1) for r in rows[2:]]
+    for name in PUZZLES:
+        group = importlib.import_module(PUZZLES[name].cli.split(":")[0])
+        group = getattr(group, PUZZLES[name].cli.split(":")[1])
+        assert sorted(w for w in listed if w.split()[0] == name) == [f"{name} {v}" for v in
+                                                                     sorted(group.commands)]
+    assert "| `puzzlesearch topswops long` | Long decks for any n: each longer deck as soon as it is found " \
+           "(anytime; Ctrl-C keeps them). | `puzzlesearch.topswops` |" in rows
+
+
+def test_a_help_line_is_one_whole_sentence():
+    """click's own short help would cut "(e.g. 3 1 2 5 4)" after "e.g."."""
+    lines = dict(registry.commands("pancake"))
+    assert lines["pancake solve"] == "Fewest flips that sort STACK (the pancakes top first, e.g. 3 1 2 5 4)."
+    assert registry._first_sentence("f(n): the most steps.  Exits 1 if they differ.\n\nMore.") == \
+        "f(n): the most steps."
 
 
 def test_the_six_puzzles_are_registered():
