@@ -2,11 +2,13 @@
 #   make run   -> .venv with the package, then the main job (topswops f(10), both methods)
 #   make test  -> .venv with the dev extras, then lint and the fast lane of the tests (a few minutes)
 #   make test-all -> the same, then every test (the slow ones too): what CI runs
+#   make docs     -> the documentation site in site/ (mkdocs build --strict); make serve-docs serves it
+#   make docs-check -> the built site opened in headless Chromium (Debian's chromium package), screenshots
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run test test-all lint bench clean
+.PHONY: run test test-all lint bench docs serve-docs docs-check clean
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -18,13 +20,21 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/activate
 
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/activate
 	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $@ $(VENV)/.installed $(VENV)/.installed-docs
+
+$(VENV)/.installed-docs: pyproject.toml | $(BIN)/activate
+	$(BIN)/pip install --quiet -e '.[docs]'
 	touch $@ $(VENV)/.installed
+
+$(VENV)/.installed-docs-check: pyproject.toml | $(BIN)/activate
+	$(BIN)/pip install --quiet -e '.[docs,docs-check]'
+	touch $@ $(VENV)/.installed $(VENV)/.installed-docs
 
 run: $(VENV)/.installed
 	$(BIN)/puzzlesearch topswops solve --mode both -n 10
 
 lint: $(VENV)/.installed-dev
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks docs/hooks
 	$(BIN)/lint-imports --no-cache
 
 test: lint
@@ -36,5 +46,14 @@ test-all: lint
 bench: $(VENV)/.installed-dev
 	for b in benchmarks/[a-z]*.py; do $(BIN)/python $$b || exit 1; done
 
+docs: $(VENV)/.installed-docs
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
+serve-docs: $(VENV)/.installed-docs
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve
+
+docs-check: docs $(VENV)/.installed-docs-check
+	$(BIN)/python docs/hooks/browser_check.py site
+
 clean:
-	rm -rf $(VENV) .pytest_cache build dist
+	rm -rf $(VENV) .pytest_cache build dist site
