@@ -12,7 +12,7 @@ Usage: python benchmarks/games.py [--skip-big]
 443,139,471 values (target: 10 minutes, 4 GiB) and Grundy's game to 10^8 heaps (target:
 5 minutes), and writes results/games_frontier.json; --frontier --billion runs Grundy's
 game to 10^9 alone (target: 1 hour, 3 GiB; about 1.5 hours on this machine, so start it
-first in a session) and writes results/games_frontier_billion.json.
+first, in the background) and writes results/games_frontier_billion.json.
 
 --survey times `puzzlesearch grundy survey --digits 3 --count 1000000 --workers 2` once
 (target: at most 20 minutes on 2 cores), with a fresh results store so that every

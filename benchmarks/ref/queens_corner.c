@@ -1,5 +1,5 @@
 /* The corner/rotation N-Queens count (total and unique in one search) in plain C: the
- * reference the issue's targets were set against, timed side by side with puzzlesearch by
+ * reference the speed targets were set against, timed side by side with puzzlesearch by
  * benchmarks/queens.py to show how fast this machine is at the moment of the run.
  *
  * The method is the one of src/puzzlesearch/queens/corner.py (Takaken's refinement of the

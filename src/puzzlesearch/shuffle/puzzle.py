@@ -17,8 +17,8 @@ permutations works with the same searches.
 The limits of both searches live here too, each written once and checked from the
 parameters alone, before a puzzle is built or anything allocated (building the moves of
 D cards already costs D^2): the shortest-path search packs a deck into one 64-bit word
-(MAX_PACKED cards), the full BFS gives every deck one byte indexed by its rank
-(MAX_CARDS cards, and D! or D!/2 bytes, checked against the memory cap).
+(MAX_PACKED cards), the full BFS gives every deck 2 bits indexed by its rank
+(MAX_CARDS cards, and D! or D!/2 states, checked against the memory cap).
 """
 
 from __future__ import annotations
