@@ -205,7 +205,7 @@ TIMED = {
     "puzzlesearch topswops long -n 16 --seconds 10": "an anytime search stopped by the clock, on 2 threads",
     "puzzlesearch topswops estimate -n 12": "times a sample of the kernel, and `long` for a while",
     "puzzlesearch topswops long -n 10 --seconds 2 --workers 1":
-        "an anytime search stopped by the clock: on a cold kernel cache the compile time leaves it less search",
+        "an anytime search stopped by the clock; on a cold kernel cache, compiling leaves it less time",
 }
 
 
