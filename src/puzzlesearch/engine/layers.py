@@ -2,10 +2,10 @@
 
 "God's algorithm": every state reachable from a start, layer by layer, giving the
 histogram of distances, the diameter (the largest distance) and the states that reach
-it. A state is an index 0..size-1 (its rank, see `layers_kernel` for the three kinds:
-permutations, signed permutations, Hanoi positions) and its two bits say whether it is
-unseen, in the layer being expanded, newly found or done, so 13 pancakes (6.2e9 stacks)
-take 1.45 GiB.
+it. A state is an index 0..size-1 (its rank, see `layers_kernel` for permutations, signed
+permutations and Hanoi positions, `pieces_kernel` for puzzles of pieces) and its two bits
+say whether it is unseen, in the layer being expanded, newly found or done, so 13
+pancakes (6.2e9 stacks) take 1.45 GiB.
 
 Each layer is found one of two ways (Beamer, Asanovic and Patterson 2012):
 
@@ -46,6 +46,8 @@ from puzzlesearch.engine.layers_common import (
     Layers,
     buffered,
     check_space,
+    images_at_most,
+    passes,
     read_checkpoint,
     space_hash,
     write_checkpoint,
@@ -99,7 +101,8 @@ def search(space: Space, *, run: RunOptions = RunOptions(), show: int = 10,  # n
         hist, directions, found, resumed = [1], "", {}, None
     watch = [int(w) for w in watch]
     forward, backward = space.arrays(), space.arrays(backwards=True)
-    bufs = [np.empty(buffered(space.size) // workers, dtype=np.int64) for _ in range(workers)]
+    room = max(buffered(space.size) // workers, 2 * images_at_most(space))  # a state's images fit
+    bufs = [np.empty(room, dtype=np.int64) for _ in range(workers)]
     blocks = np.zeros(-(-space.size // BLOCK), dtype=np.int64)  # CUR states in each block
     interrupt.parallel([lambda lo=lo, hi=hi: k.count_cur(cells, lo, hi, BLOCK // 4, blocks)
                         for lo, hi in _ranges(len(blocks), CHUNK // BLOCK)], workers)
@@ -146,7 +149,7 @@ def _ranges(size: int, chunk: int) -> list[tuple[int, int]]:
 
 
 def _pull(cells, size, arrays, workers, meter, seen) -> int:
-    from puzzlesearch.engine import layers_kernel as k
+    k = passes(arrays[0])
     counts: list[int] = []
 
     def job(lo: int, hi: int) -> Callable[[], None]:
@@ -208,7 +211,7 @@ def _push(cells, size, arrays, bufs, workers, meter, seen, blocks) -> int:
 
 def _pusher(cells: np.ndarray, item: list[int], arrays: tuple, buf: np.ndarray, counts: np.ndarray
             ) -> Callable[[], None]:
-    from puzzlesearch.engine import layers_kernel as k
+    k = passes(arrays[0])
     def job() -> None:
         item[AT] = k.push(cells, item[LO], item[HI], item[AT], *arrays, buf, counts)
     return job

@@ -15,13 +15,14 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import numpy as np
 
 from puzzlesearch.engine.memory import gib, require
 from puzzlesearch.engine.paths import replacing, show
-from puzzlesearch.engine.space import Space
+from puzzlesearch.engine.space import PIECES, Space
 from puzzlesearch.engine.store import LAYERS_MAGIC, SQLITE_HEADER, canonical_json
 
 BLOCK = 1 << 14  # states whose CUR count is kept, to deal a top-down pass out evenly
@@ -53,6 +54,23 @@ class Layers:
     @property
     def states(self) -> int:
         return sum(self.histogram)
+
+
+def passes(kind: int) -> ModuleType:
+    """The kernels whose push, emit and pull search this kind of space (the first of
+    Space.arrays): pieces_kernel for PIECES, layers_kernel for the others. Loads numba."""
+    if kind == PIECES:
+        from puzzlesearch.engine import pieces_kernel
+
+        return pieces_kernel
+    from puzzlesearch.engine import layers_kernel
+
+    return layers_kernel
+
+
+def images_at_most(space: Space) -> int:
+    """The images a state has at most: what a buffer of far images keeps room for."""
+    return max(len(space.moves), space.pegs * (space.pegs - 1), 1)
 
 
 # --- memory ---------------------------------------------------------------------------------------------
@@ -172,5 +190,5 @@ def write_bits(path: Path, what: str, magic: bytes, head: dict, cells: np.ndarra
 
 
 __all__ = ["BLOCK", "BUFFER", "FORMAT", "MAGIC", "MAX_STATES", "Layers", "buffered", "check_checkpoint",
-           "check_space", "describe", "memory_needed", "memory_needed_for", "read_checkpoint", "read_header",
-           "space_hash", "write_bits", "write_checkpoint"]
+           "check_space", "describe", "images_at_most", "memory_needed", "memory_needed_for", "passes",
+           "read_checkpoint", "read_header", "space_hash", "write_bits", "write_checkpoint"]

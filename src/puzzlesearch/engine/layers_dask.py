@@ -1,6 +1,6 @@
 """The breadth-first engine beyond one machine: the index range cut into partitions, each
 held as a file, layers exchanged as sorted per-partition files (delayed duplicate
-detection, after Korf 2008), tasks on a Dask cluster.
+detection, after Korf, IJCAI 2003), tasks on a Dask cluster.
 
 A partition file is a JSON header line (its range, the layer it holds, what that layer
 found) and the 2 bits of each of its states, in engine.layers_kernel's encoding, with one
@@ -45,6 +45,7 @@ from puzzlesearch.engine.layers_common import (
     Layers,
     check_space,
     describe,
+    passes,
     read_header,
     space_hash,
     write_bits,
@@ -119,6 +120,7 @@ def expand_task(folder: str, p: int, layer: int, bounds: list[tuple[int, int]], 
     """The images of partition p's NEXT states, sorted, split by partition, into files."""
     from puzzlesearch.engine import layers_kernel as k
 
+    emit = passes(arrays[0]).emit
     head, cells = _read_part(_part_path(Path(folder), p))
     if head["layer"] != layer:
         raise RuntimeError(f"partition {p} holds layer {head['layer']}, not {layer}")
@@ -130,7 +132,7 @@ def expand_task(folder: str, p: int, layer: int, bounds: list[tuple[int, int]], 
     lo, hi = head["lo"], head["hi"]
     start, chunk, emitted = lo, 0, 0
     while start < hi:
-        start = k.emit(cells, lo, hi, start, k.NEXT, *arrays, buf, filled)
+        start = emit(cells, lo, hi, start, k.NEXT, *arrays, buf, filled)
         ranks = np.unique(buf[: filled[0]])
         emitted += len(ranks)
         cuts = np.searchsorted(ranks, lows)

@@ -32,6 +32,9 @@ HANOI   discs on p pegs: digit i = the peg of disc n - 1 - i (the largest disc f
         radix p; a move takes the top (smallest) disc of a peg to a peg whose top disc is
         larger or that is empty.
 
+A fifth kind, PIECES (puzzles described by sets of pieces), has passes of its own in
+`pieces_kernel`, on the same bits and tables.
+
 Each kernel works on a range of states and writes only the bytes of its own range, so
 threads on disjoint, byte-aligned ranges never race (a reader may see another range's
 bytes change, but only from UNSEEN to NEXT, which no test here confuses with CUR).
@@ -44,7 +47,7 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 UNSEEN, OLD, CUR, NEXT = 3, 0, 1, 2
-PERM, SIGNED, HANOI, FLIPS = 0, 1, 2, 3
+PERM, SIGNED, HANOI, FLIPS, PIECES = 0, 1, 2, 3, 4
 #: the moves a bottom-up pass checks together, after the others one by one: the longest
 #: ones, whose images are far away (cache misses)
 FAR_MOVES = 3

@@ -2,44 +2,78 @@
 
 A space numbers its states 0..size-1 by a mixed-radix rank and describes its moves by plain
 tuples, the form the kernels take (`layers_kernel`, whose module docstring gives the
-ranks). Three kinds are built here from a puzzle's own words:
+ranks). Four kinds are built here from a puzzle's own words:
 
 * permutations (`perm_space`): moves given as position permutations ``new[i] = old[perm[i]]``
   on decks of cards 1..n, top first. When every move is even, only the start's parity is
   reachable and the space indexes that half alone (`parity`);
 * signed permutations (`signed_space`): burnt pancakes, a flip of the top k reversing them
   and turning each over;
-* Hanoi positions (`hanoi_space`): one base-p digit a disc.
+* Hanoi positions (`hanoi_space`): one base-p digit a disc;
+* pieces (`pieces_space`): any permutation puzzle described by sets of positions
+  (`PieceSet`: the corners of a cube, its edges, ...), each piece with a twist 0..k-1 and
+  pieces of a set possibly identical. A move is a gather and a twist added in each set.
 
-Building a space loads no numba; reading a state back (`deck_of`) does.
+Building a space loads no numba; reading a deck back (`deck_of`) does; reading pieces
+back (`pieces_state`, `pieces_index`) is plain Python.
 """
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from math import prod
+from dataclasses import dataclass, field, replace
+from math import factorial, prod
 
 import numpy as np
 
 #: the kinds of space: the numbers layers_kernel's kernels dispatch on, repeated here so that
 #: building a space does not load numba (tests/engine check that the two agree)
-PERM, SIGNED, HANOI, FLIPS = 0, 1, 2, 3
+PERM, SIGNED, HANOI, FLIPS, PIECES = 0, 1, 2, 3, 4
+#: PIECES: the rows of Space.table, one column a position (see pieces_kernel, which
+#: repeats them, like the kinds)
+K, AW, TW, HI, DISTINCT, ARR, TWN, W, TOTAL, TSUM, NLAB, COUNT = range(12)
+#: the largest index pieces_space gives (an int64)
+MAX_INDEX = (1 << 63) - 1
+
+
+@dataclass(frozen=True)
+class PieceSet:
+    """Positions holding one sort of piece (a cube's corners, its edges, ...).
+
+    size          positions, m
+    twists        the orientations of a piece there, k (1: none); a twist is 0..k-1
+    labels        the piece at each position at the start, 0-based; () = all distinct,
+                  0..m-1. Equal labels are identical pieces (colours): swapping them is
+                  no change
+    twist_sum     the moves keep the sum of the twists (mod k), so the last position's
+                  twist follows from the others: the index holds k^(m-1) twists, not k^m
+    start_twists  the twists at the start; () = all 0
+    """
+
+    size: int
+    twists: int = 1
+    labels: tuple[int, ...] = ()
+    twist_sum: bool = False
+    start_twists: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, eq=False)
 class Space:
     """A ranked state space and its moves, in the form the kernels take (see layers_kernel).
 
-    kind     PERM (FLIPS when every move is a flip), SIGNED or HANOI
-    n        cards (or discs)
+    kind     PERM (FLIPS when every move is a flip), SIGNED, HANOI or PIECES
+    n        cards (or discs; PIECES: positions, all sets together)
     radix    the radix of each digit, most significant first; size = their product
-             (halved when compressed)
-    moves    PERM: move j as a gather on bottom-first decks, q'[i] = q[moves[j][i]]
+             (halved when compressed); PIECES: the size of each set
+    moves    PERM: move j as a gather on bottom-first decks, q'[i] = q[moves[j][i]];
+             PIECES: the gather over all positions, then the twist each position adds
     reach    PERM: the top cards move j may change; SIGNED: the k of each burnt flip
     inverse  the moves backwards (and inverse_reach): what a bottom-up pass applies
     start    the index the search starts from
     key      what identifies the space in checkpoints and the results store
+    table    PIECES: the ranks' weights and each set's description (pieces_kernel)
+    sets     a space pieces_space built: its PieceSets, for pieces_state and pieces_index
     """
 
     name: str
@@ -56,28 +90,40 @@ class Space:
     compressed: bool = False
     parity: int = 0
     unit: str = "states"
+    table: tuple[tuple[int, ...], ...] = ()
+    sets: tuple[PieceSet, ...] = ()
     size: int = field(init=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "size", prod(self.radix) // (2 if self.compressed else 1))
 
     def arrays(self, backwards: bool = False) -> tuple:
-        """The kernel arguments after (cells, lo, hi[, start]): kind .. reach."""
+        """The kernel arguments after (cells, lo, hi[, start]): kind .. reach; PIECES: kind,
+        n, moves, table (pieces_kernel)."""
+        moves = self.inverse if backwards else self.moves
+        if self.kind == PIECES:
+            return (self.kind, self.n, np.array(moves, dtype=np.int64).reshape(len(moves), 2 * self.n),
+                    np.array(self.table, dtype=np.int64))
         radix = np.array(self.radix, dtype=np.int64)
         weights = np.array([prod(self.radix[i + 1:]) for i in range(self.n)], dtype=np.int64)
-        moves = self.inverse if backwards else self.moves
         reach = self.inverse_reach if backwards else self.reach
         mv = np.array(moves, dtype=np.int64).reshape(-1, self.n) if moves else np.zeros((1, self.n), np.int64)
         return (self.kind, self.n, self.pegs, self.compressed, self.parity, radix, weights, mv,
                 np.array(reach, dtype=np.int64))
 
     def digits(self, index: int) -> tuple[list[int], list[int]]:
-        """The digits and cards (bottom first) of one index."""
-        from puzzlesearch.engine import layers_kernel as k  # numba: only when a state is read back
+        """The digits and cards (bottom first) of one index; PIECES: the twist and the label
+        of the piece at each position."""
+        digits, cards = np.zeros(self.n, np.int64), np.zeros(self.n, np.int64)
+        if self.kind == PIECES:
+            from puzzlesearch.engine import pieces_kernel as p  # numba: only when a state is read back
 
-        kind, n, _, compressed, parity, radix, *_ = self.arrays()
-        digits, cards = np.zeros(n, np.int64), np.zeros(n, np.int64)
-        k.state_of(index, kind, n, radix, compressed, parity, digits, cards)
+            p.state_of(index, self.n, self.arrays()[3], cards, digits)
+        else:
+            from puzzlesearch.engine import layers_kernel as k
+
+            kind, n, _, compressed, parity, radix, *_ = self.arrays()
+            k.state_of(index, kind, n, radix, compressed, parity, digits, cards)
         return [int(d) for d in digits], [int(c) for c in cards]
 
 
@@ -176,5 +222,254 @@ def deck_of(space: Space, index: int) -> tuple[int, ...]:
     return tuple(c + 1 for c in reversed(cards))
 
 
-__all__ = ["FLIPS", "HANOI", "PERM", "SIGNED", "Space", "deck_of", "hanoi_index", "hanoi_space", "parity",
-           "perm_space", "signed_space"]
+# --- pieces ---------------------------------------------------------------------------------------------
+#
+# A state is, per set, the label of the piece at each position and its twist. Its index:
+# per set, the rank of its labels among the arrangements of that multiset of labels
+# (the Lehmer code when all are distinct) times the twists held (k^m, or k^(m-1) with
+# twist_sum) plus the twists as a base-k number; the sets then as the digits of a
+# mixed-radix number, the first set most significant. The kernels (layers_kernel) compute
+# the same from Space.table (pieces_kernel).
+
+Move = Sequence[tuple[Sequence[int], Sequence[int]]]
+
+
+def pieces_space(name: str, sets: Sequence[PieceSet], moves: Sequence[Move], key: dict,
+                 unit: str = "states") -> Space:
+    """A puzzle of pieces: moves[j][s] = (perm, twist) for set s, the piece at position i
+    after the move being the one that was at perm[i], its twist (old + twist[i]) mod k (a
+    set the move leaves alone: the identity and zeros; twist () = zeros). The search starts
+    from the sets' labels and start_twists. ValueError, in words, for a description that
+    is not one (a perm that is not a permutation of 0..m-1, a twist out of range, labels of
+    the wrong count, a move that breaks a twist_sum) or a space beyond an index of 63 bits.
+
+    One set of distinct pieces without twists is a permutation space (perm_space): the
+    moves of `shuffle god` and `pancake god`, at their speed."""
+    sets = tuple(_check_set(i, s) for i, s in enumerate(sets))
+    if not sets:
+        raise ValueError(f"{name} has no set of pieces")
+    parts = [[_check_part(j, i, s, part) for i, (s, part) in enumerate(zip(sets, _move_sets(j, mv, sets),
+                                                                         strict=True))]
+             for j, mv in enumerate(moves)]
+    key = {**key, "pieces": {"sets": [[s.size, s.twists, list(s.labels), s.twist_sum, list(s.start_twists)]
+                                      for s in sets],
+                             "moves": [[[list(p), list(t)] for p, t in mv] for mv in parts]}}
+    sizes = [_arrangements(s) * _twists_held(s) for s in sets]
+    total = prod(sizes)
+    if total > MAX_INDEX or any(_arrangements(s) * s.size > MAX_INDEX for s in sets):
+        raise ValueError(f"{name} has {total:,} {unit}, beyond what an index of 63 bits numbers")
+    if len(sets) == 1 and sets[0].twists == 1 and _distinct(sets[0]):
+        values = sorted(sets[0].labels)
+        start = [values.index(c) + 1 for c in sets[0].labels]
+        space = perm_space(name, sets[0].size, [mv[0][0] for mv in parts], start, key, unit)
+        return replace(space, sets=sets)
+    offsets = [sum(s.size for s in sets[:i]) for i in range(len(sets))]
+    n = sum(s.size for s in sets)
+    forward, back = [], []
+    for mv in parts:
+        gather = [off + p for off, (perm, _) in zip(offsets, mv, strict=True) for p in perm]
+        twist = [t for _, tw in mv for t in tw]
+        forward.append(tuple(gather + twist))
+        inv = [0] * n
+        for i, g in enumerate(gather):
+            inv[g] = i
+        ks = [s.twists for s in sets for _ in range(s.size)]
+        back.append(tuple(inv + [-twist[inv[p]] % ks[p] for p in range(n)]))
+    space = Space(name, PIECES, n, tuple(sizes), 0, key, moves=tuple(forward), inverse=tuple(back), unit=unit,
+                  table=_table(sets, sizes, n), sets=sets)
+    return replace(space, start=pieces_index(space, [(s.labels, s.start_twists) for s in sets]))
+
+
+def pieces_state(space: Space, index: int) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Per set, the labels and the twists at its positions in the state with this index."""
+    if not space.sets:
+        raise ValueError(f"{space.name} is not a puzzle of pieces")
+    if not 0 <= index < space.size:
+        raise ValueError(f"index {index} is outside 0..{space.size - 1} ({space.name})")
+    if space.kind != PIECES:  # one set of distinct pieces: a deck of perm_space
+        values = sorted(space.sets[0].labels)
+        return [(tuple(values[c - 1] for c in deck_of(space, index)), (0,) * space.n)]
+    state = []
+    for s, size in zip(reversed(space.sets), reversed(space.radix), strict=True):
+        index, sub = divmod(index, size)
+        arrangement, held = divmod(sub, _twists_held(s))
+        twists = []
+        for _ in range(s.size - s.twist_sum):
+            held, t = divmod(held, s.twists)
+            twists.append(t)
+        twists.reverse()
+        if s.twist_sum:
+            twists.append((_total(s) - sum(twists)) % s.twists)
+        values = sorted(set(s.labels))
+        dense = _unrank(arrangement, [s.labels.count(v) for v in values])
+        state.append((tuple(values[c] for c in dense), tuple(twists)))
+    return state[::-1]
+
+
+def pieces_index(space: Space, state: Sequence[tuple[Sequence[int], Sequence[int]]]) -> int:
+    """The index of a state given as pieces_state gives it (twists () = zeros); ValueError
+    for a state outside the space (other pieces, a twist out of range or breaking the
+    twist sum, a parity the moves never reach)."""
+    if not space.sets:
+        raise ValueError(f"{space.name} is not a puzzle of pieces")
+    if len(state) != len(space.sets):
+        raise ValueError(f"a state of {space.name} has {len(space.sets)} sets, not {len(state)}")
+    ranks = []  # per set: its labels' rank, its twists as a number
+    for i, (s, (labels, twists)) in enumerate(zip(space.sets, state, strict=True)):
+        labels, twists = tuple(labels), tuple(twists) or (0,) * s.size
+        if sorted(labels) != sorted(s.labels):
+            raise ValueError(f"set {i} holds the pieces {sorted(s.labels)}, not {sorted(labels)}")
+        if len(twists) != s.size or any(not 0 <= t < s.twists for t in twists):
+            raise ValueError(f"set {i} needs {s.size} twists in 0..{s.twists - 1}, not {list(twists)}")
+        if s.twist_sum and sum(twists) % s.twists != _total(s):
+            raise ValueError(f"set {i}'s twists add up to {sum(twists) % s.twists} (mod {s.twists}), "
+                             f"but its moves keep them at {_total(s)}")
+        values = sorted(set(s.labels))
+        dense = [values.index(c) for c in labels]
+        held = 0
+        for t in twists[: s.size - s.twist_sum]:
+            held = held * s.twists + t
+        ranks.append((dense, _rank(dense, [s.labels.count(v) for v in values]) * _twists_held(s) + held))
+    if space.kind != PIECES:  # one set of distinct pieces: a deck of perm_space, bottom first
+        q = ranks[0][0][::-1]
+        if space.compressed and parity(q) != space.parity:
+            raise ValueError(f"{list(state[0][0])} has the other parity, which the moves of {space.name} "
+                             "never reach")
+        return _index(_lehmer(q), space.radix, space.compressed)
+    return _index([r for _, r in ranks], space.radix)
+
+
+def _check_set(i: int, s: PieceSet) -> PieceSet:
+    """The set with its labels and start twists written out, or ValueError saying what is wrong."""
+    what = f"set {i}"
+    if not isinstance(s, PieceSet):
+        raise ValueError(f"{what} is not a PieceSet but {s!r}")
+    m, k = _integers((s.size, s.twists), f"{what}'s size and twists")
+    if m < 1:
+        raise ValueError(f"{what} has {m} positions; a set has at least one")
+    if k < 1:
+        raise ValueError(f"{what} has twists={k}; a piece has at least one orientation (1: none)")
+    labels = tuple(_integers(s.labels, f"{what}'s labels")) or tuple(range(m))
+    if len(labels) != m:
+        raise ValueError(f"{what} has {m} positions but {len(labels)} labels")
+    if min(labels) < 0:
+        raise ValueError(f"{what}: labels are 0-based, not {min(labels)}")
+    start = tuple(_integers(s.start_twists, f"{what}'s start twists")) or (0,) * m
+    if len(start) != m:
+        raise ValueError(f"{what} has {m} positions but {len(start)} start twists")
+    if any(not 0 <= t < k for t in start):
+        raise ValueError(f"{what}: the start twists {list(start)} are not all in 0..{k - 1}")
+    return PieceSet(m, k, labels, bool(s.twist_sum), start)
+
+
+def _integers(values: Sequence[int], what: str) -> tuple[int, ...]:
+    try:
+        return tuple(operator.index(v) for v in values)
+    except TypeError:
+        raise ValueError(f"{what} are not all integers: {values!r}") from None
+
+
+def _move_sets(j: int, mv: Move, sets: tuple[PieceSet, ...]) -> Move:
+    if len(mv) != len(sets):
+        raise ValueError(f"move {j} acts on {len(mv)} sets, the puzzle has {len(sets)}")
+    return mv
+
+
+def _check_part(j: int, i: int, s: PieceSet, part: tuple) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Move j on set i as (perm, twist), or ValueError saying what is wrong."""
+    what = f"move {j} on set {i}"
+    try:
+        perm, twist = part
+    except (TypeError, ValueError):
+        raise ValueError(f"{what} is not a pair (perm, twist): {part!r}") from None
+    perm, twist = _integers(perm, f"{what}'s perm"), _integers(twist, f"{what}'s twists")
+    m, k = s.size, s.twists
+    if sorted(perm) != list(range(m)):
+        raise ValueError(f"{what}: {list(perm)} is not a permutation of 0..{m - 1}")
+    twist = twist or (0,) * m
+    if len(twist) != m:
+        raise ValueError(f"{what} gives {len(twist)} twists for {m} positions")
+    if any(not 0 <= t < k for t in twist):
+        raise ValueError(f"{what}: the twists {list(twist)} are not all in 0..{k - 1}")
+    if s.twist_sum and sum(twist) % k:
+        raise ValueError(f"{what}: its twists add up to {sum(twist)}, not a multiple of {k}, so it "
+                         "breaks the twist sum the set keeps (twist_sum)")
+    return perm, twist
+
+
+def _distinct(s: PieceSet) -> bool:
+    return len(set(s.labels)) == s.size
+
+
+def _arrangements(s: PieceSet) -> int:
+    """The arrangements of the set's pieces: m! over the factorial of each label's count."""
+    return factorial(s.size) // prod(factorial(s.labels.count(v)) for v in set(s.labels))
+
+
+def _twists_held(s: PieceSet) -> int:
+    return s.twists ** (s.size - s.twist_sum)
+
+
+def _total(s: PieceSet) -> int:
+    """What the twists of a twist_sum set add up to (mod k), in every state."""
+    return sum(s.start_twists) % s.twists
+
+
+def _rank(q: Sequence[int], counts: Sequence[int]) -> int:
+    """The rank of q among the arrangements of its multiset (counts[v]: how many v), in
+    lexicographic order: before position i come the arrangements that put a smaller label
+    there, each label v as many as the rest holds with one v taken (arrangements * c_v / r)."""
+    counts = list(counts)
+    left = len(q)
+    ways = factorial(left) // prod(factorial(c) for c in counts)
+    rank = 0
+    for x in q:
+        rank += ways * sum(counts[:x]) // left
+        ways = ways * counts[x] // left
+        counts[x] -= 1
+        left -= 1
+    return rank
+
+
+def _unrank(rank: int, counts: Sequence[int]) -> list[int]:
+    counts = list(counts)
+    left = sum(counts)
+    ways = factorial(left) // prod(factorial(c) for c in counts)
+    q = []
+    for _ in range(left):
+        v = 0
+        while rank >= (block := ways * counts[v] // left):
+            rank -= block
+            v += 1
+        q.append(v)
+        ways = block
+        counts[v] -= 1
+        left -= 1
+    return q
+
+
+def _table(sets: tuple[PieceSet, ...], sizes: list[int], n: int) -> tuple[tuple[int, ...], ...]:
+    """The rows K .. COUNT of a PIECES space, one column a position (see layers_kernel)."""
+    rows = [[0] * n for _ in range(COUNT + 1)]
+    off = 0
+    for i, s in enumerate(sets):
+        m, k, held = s.size, s.twists, s.size - s.twist_sum
+        weight = prod(sizes[i + 1:])
+        distinct = _distinct(s)
+        values = sorted(set(s.labels))
+        for q in range(m):
+            p = off + q
+            rows[K][p], rows[HI][p], rows[W][p], rows[TOTAL][p] = k, off + m, weight, _total(s)
+            rows[AW][p] = (factorial(m - 1 - q) if distinct else 1) * _twists_held(s) * weight
+            rows[TW][p] = k ** (held - 1 - q) * weight if q < held else 0
+            rows[DISTINCT][p], rows[ARR][p], rows[TWN][p] = int(distinct), _arrangements(s), _twists_held(s)
+            rows[TSUM][p], rows[NLAB][p] = int(s.twist_sum), len(values)
+        for v, value in enumerate(values):
+            rows[COUNT][off + v] = s.labels.count(value)
+        off += m
+    return tuple(tuple(r) for r in rows)
+
+
+__all__ = ["FLIPS", "HANOI", "PERM", "PIECES", "SIGNED", "PieceSet", "Space", "deck_of", "hanoi_index",
+           "hanoi_space", "parity", "perm_space", "pieces_index", "pieces_space", "pieces_state",
+           "signed_space"]
