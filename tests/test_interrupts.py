@@ -126,9 +126,11 @@ def test_ctrl_c_at_a_random_moment(long: Long, tmp_path: Path):
         os.killpg(proc.pid, signal.SIGINT)  # the whole group, as a terminal's Ctrl-C
         code, out, err = finish(proc, 30)
         took = time.monotonic() - sent
-        if code == -signal.SIGINT and out.strip() and not err.strip():
-            # the answer was out and the interpreter was shutting down (Python's default
-            # SIGINT action is back by then): the run was quicker than the moment drawn
+        if code in (0, -signal.SIGINT) and out.strip() and not err.strip():
+            # the answer was out before the signal: the process ended as a finished run
+            # (0), or the interpreter was shutting down (Python's default SIGINT action is
+            # back by then). Either way the run was quicker than the moment drawn (a census
+            # read back from the session's results store takes a few tenths of a second)
             forget(ckpt)
             continue
         break
