@@ -1,0 +1,308 @@
+"""Permutation puzzles described by their users: the public API (re-exported by
+`puzzlesearch.perm`).
+
+A puzzle is a few sets of named positions and moves in cycle notation, in a TOML file or
+in Python (the file's format: `puzzlefile`). It answers how many states it has and why not
+more (`Puzzle.info`, Schreier–Sims), every distance from the solved puzzle with God's
+number (`Puzzle.god`, the breadth-first engine on all cores), and a shortest solution of
+any state (`Puzzle.solve`, bidirectional search):
+
+    >>> from puzzlesearch.perm import Puzzle
+    >>> demo = Puzzle(pieces={"p": ["a", "b", "c", "d"]}, moves={"X": "(a b c)", "Y": "(c d)"})
+    >>> demo.info().states
+    24
+    >>> demo.god().histogram
+    (1, 3, 4, 6, 6, 3, 1)
+    >>> demo.solve("d c b a").sequence
+    ('Y', "X'", 'Y', "X'")
+    >>> cube = Puzzle.example("cube2-htm")
+    >>> cube.solve(scramble="R U R' F2").sequence
+    ('F2', 'R', "U'", "R'")
+    >>> Puzzle.example("cube3").info().states
+    43252003274489856000
+
+A state the moves cannot reach is answered without a search, with the reason:
+
+    >>> cube.solve("ufr+1 ufl ubl ubr dfr dfl dbl dbr").reason
+    'the twists of the corners add up to 1 (mod 3); every move keeps that sum at 0'
+
+Mistakes in a description are refused in one line naming the key (in a file: the file
+and the line):
+
+    >>> Puzzle(pieces={"p": ["a", "b"]}, moves={"X": "(a e)"})
+    Traceback (most recent call last):
+    ValueError: moves.X: move X: unknown position 'e' (the positions are a, b)
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from puzzlesearch.engine import figures
+from puzzlesearch.engine.figures import check_plot
+from puzzlesearch.engine.layers_common import memory_needed_for
+from puzzlesearch.engine.options import RunOptions
+from puzzlesearch.engine.store import NotSaved, ResultsStore, canonical_json, saving
+from puzzlesearch.perm import bidir, group, pictures, puzzlefile
+from puzzlesearch.perm.fullbfs import MAX_SHOW, Census, census, check_show
+from puzzlesearch.perm.layout import index_size, layout
+from puzzlesearch.perm.rules import Rules, parse_moves, parse_state, play, state_text
+
+STORE_GROUP = "perm group"
+
+
+@dataclass(frozen=True)
+class Info:
+    """What a puzzle is: its size and why it is not larger, without searching it.
+
+    states        states reachable from the solved puzzle (exact)
+    group_order   elements of the group the moves generate (Schreier–Sims)
+    arrangements  every placement of the pieces on their sets' positions, in every twist
+    constraints   why the states are fewer: each reason with its factor ("... (x 3)")
+    counted_by    how `states` was counted
+    indexed       states a full search (`god`) indexes; memory: the bytes it needs
+    """
+
+    puzzle: str
+    description: str
+    source: str
+    pieces: tuple[str, ...]
+    moves: tuple[str, ...]
+    metric: str
+    solved: str
+    states: int
+    group_order: int
+    arrangements: int
+    every_arrangement: bool
+    constraints: tuple[str, ...]
+    counted_by: str
+    indexed: int
+    memory: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Solution:
+    """A shortest solution: `moves` its length (-1 when the state cannot be reached, and
+    `reason` says why), `sequence` the moves, `path` the state after each of them."""
+
+    puzzle: str
+    start: str
+    moves: int
+    sequence: tuple[str, ...]
+    path: tuple[str, ...]
+    reason: str
+    searched: int  # states the bidirectional search stored
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Example:
+    """A puzzle file shipped with the package: `name` is what `Puzzle.example` takes."""
+
+    name: str
+    file: str
+    title: str
+    description: str
+
+
+def examples() -> tuple[Example, ...]:
+    """The example files, by name."""
+    folder = resources.files("puzzlesearch.perm") / "examples"
+    found = []
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".toml"):
+            rules = puzzlefile.load(str(entry), entry.name)
+            found.append(Example(entry.name.removesuffix(".toml"), str(entry), rules.name, rules.description))
+    return tuple(found)
+
+
+def find(file: str | Path) -> Path:
+    """The puzzle file a name means: the file itself, or the example of that name."""
+    if not str(file).strip():
+        raise ValueError("the puzzle file's name is empty: give a file or an example's name (perm list)")
+    path = Path(file)
+    if path.exists():
+        return path
+    name = str(file).removesuffix(".toml")
+    example = resources.files("puzzlesearch.perm") / "examples" / f"{name}.toml"
+    if "/" not in name and example.is_file():
+        return Path(str(example))
+    raise ValueError(f"{file}: no such file, nor an example of that name (puzzlesearch perm list)")
+
+
+class Puzzle:
+    """A permutation puzzle: sets of positions, moves in cycle notation (see `puzzlefile`).
+
+    ``Puzzle(pieces={"p": ["a", "b", "c"]}, moves={"X": "(a b c)"})``: `pieces` maps a set's
+    name to its positions (a list of names, a count, or a table with ``positions``,
+    ``twists`` and ``solved`` colours), `moves` a move's name to its cycles (or a table
+    with ``cycles`` and ``metric``), exactly as the TOML file's tables.
+    """
+
+    def __init__(self, pieces: dict[str, Any], moves: dict[str, Any], *, name: str = "puzzle",
+                 metric: str | None = None, fixed: list[str] | None = None,
+                 rotations: dict[str, str] | None = None, description: str | None = None,
+                 source: str | None = None) -> None:
+        pieces = {k: v if isinstance(v, dict) else {"positions": v} for k, v in pieces.items()} \
+            if isinstance(pieces, dict) else pieces
+        self.rules = puzzlefile.from_tables(pieces, moves, name=name, metric=metric, fixed=fixed,
+                                            rotations=rotations, description=description, source=source)
+
+    @classmethod
+    def from_rules(cls, rules: Rules) -> Puzzle:
+        puzzle = cls.__new__(cls)
+        puzzle.rules = rules
+        return puzzle
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> Puzzle:
+        """The puzzle a TOML file describes (or the example of that name); ValueError
+        "FILE:LINE: problem" in one line."""
+        return cls.from_rules(puzzlefile.load(find(path), str(path)))
+
+    @classmethod
+    def example(cls, name: str) -> Puzzle:
+        """An example shipped with the package (see `examples`), e.g. "cube2-htm"."""
+        found = {e.name: e for e in examples()}
+        if name not in found:
+            raise ValueError(f"no example is called {name!r}; the examples: {', '.join(found)}")
+        return cls.from_rules(puzzlefile.load(found[name].file, f"{name}.toml"))
+
+    def __repr__(self) -> str:
+        return f"<Puzzle {self.rules.name!r}: {self.rules.size} positions, {len(self.rules.moves)} moves>"
+
+    @property
+    def name(self) -> str:
+        return self.rules.name
+
+    @property
+    def moves(self) -> tuple[str, ...]:
+        """The moves a search makes, by name."""
+        return tuple(m.name for m in self.rules.moves)
+
+    @property
+    def solved(self) -> str:
+        """The solved state, one token a position, in the file's order of positions."""
+        return state_text(self.rules, self.rules.solved)
+
+    def play(self, moves: str, state: str | None = None) -> str:
+        """The state after the moves (a scramble such as "R U R' F2") from `state`
+        (default: solved)."""
+        start = self.rules.solved if state is None else parse_state(self.rules, state)
+        return state_text(self.rules, play(self.rules, start, parse_moves(self.rules, moves)))
+
+    def info(self, *, run: RunOptions = RunOptions()) -> Info:  # noqa: B008 (frozen)
+        """The exact number of states (Schreier–Sims), why not every arrangement, and the
+        memory a full search would need. Nothing is searched. Whether the invariants
+        describe the group is kept in the results store (run.store), for `solve`."""
+        rules = self.rules
+        t0 = time.perf_counter()
+        found = group.count(rules)
+        _remember(rules, found, run)
+        size = index_size(layout(rules))
+        pieces = tuple(f"{s.name}: {len(s.positions)} position{'s' if len(s.positions) > 1 else ''}"
+                       + (f", {s.twists} twists" if s.twists > 1 else "")
+                       + (f", {len(set(s.colours))} colour{'s' if len(set(s.colours)) > 1 else ''}"
+                          if s.colours else "") for s in rules.sets)
+        constraints = tuple(f"{text} (x {_factor(f)})" for text, f in found.constraints)
+        return Info(rules.name, rules.description, rules.source, pieces, self.moves, rules.metric,
+                    self.solved, found.states, found.group_order, found.arrangements,
+                    found.states == found.arrangements, constraints, found.counted_by, size,
+                    memory_needed_for(size), time.perf_counter() - t0)
+
+    def god(self, show: int = 10, *, run: RunOptions = RunOptions()) -> Census:  # noqa: B008 (frozen)
+        """Every state by its distance from the solved puzzle: histogram, God's number (the
+        diameter), the first `show` farthest states (0..10,000). The bit array (2 bits a
+        state indexed, see `info`) is checked against run.memory before anything else;
+        run.workers threads (default: all cores), run.checkpoint written after every layer
+        and resumed from, run.scheduler a Dask cluster; the answer is kept in the results
+        store (run.store)."""
+        check_show(show)
+        return census(self.rules, show, run=run)
+
+    def solve(self, state: str | None = None, *, scramble: str | None = None,
+              run: RunOptions = RunOptions()) -> Solution:  # noqa: B008 (frozen)
+        """A shortest sequence of moves from `state` (one token a position, see `solved`) or
+        from the state a `scramble` makes ("R U R' F2") to the solved puzzle. A state the
+        moves cannot reach is answered with moves = -1 and the reason, without a search.
+        run.memory caps the search's memory."""
+        rules = self.rules
+        t0 = time.perf_counter()
+        if (state is None) == (scramble is None):
+            raise ValueError("give the state to solve, or a scramble that makes it (not both)")
+        start = parse_state(rules, state) if state is not None else play(rules, rules.solved,
+                                                                         parse_moves(rules, scramble))
+        text = state_text(rules, start)
+        lay = layout(rules)
+        reason = group.unreachable(rules, start, lay)
+        if not reason and _distinct(rules) and not _complete(rules, run):
+            if not group.member(rules, start, lay):
+                reason = ("no sequence of moves makes it: it is not in the group the moves generate "
+                          "(Schreier-Sims)")
+        if reason:
+            return Solution(rules.name, text, -1, (), (), reason, 0, time.perf_counter() - t0)
+        found = bidir.search(rules, lay, start, run=run)
+        if found.moves is None:
+            return Solution(rules.name, text, -1, (), (), "the search ran out of states reachable from it "
+                            "without meeting the solved puzzle", found.states, time.perf_counter() - t0)
+        path, current = [], start
+        for m in found.moves:
+            current = play(rules, current, [rules.move(m)])
+            path.append(state_text(rules, current))
+        return Solution(rules.name, text, len(found.moves), found.moves, tuple(path), "", found.states,
+                        time.perf_counter() - t0)
+
+
+def _factor(f) -> str:
+    return f"{f.numerator:,}" if f.denominator == 1 else f"{float(f):.4g}"
+
+
+def _distinct(rules: Rules) -> bool:
+    return all(not s.colours or len(set(s.colours)) == len(s.colours) for s in rules.sets)
+
+
+def _group_key(rules: Rules) -> str:
+    """The group's moves and colours, not their names: what the stored facts depend on."""
+    return canonical_json({"ks": list(rules.ks), "solved": list(rules.solved[0]),
+                           "moves": [[list(m.perm), list(m.twist)] for m in rules.moves]})
+
+
+def _complete(rules: Rules, run: RunOptions) -> bool:
+    """Whether the invariants describe the group, so that they alone decide which states
+    are reachable: from the results store, else counted (Schreier-Sims, sympy) and kept
+    there, which spares later runs loading sympy. A store that cannot be written costs
+    nothing but that."""
+    with ResultsStore(run.store) as db:
+        stored = db.get(STORE_GROUP, _group_key(rules))
+    if isinstance(stored, dict) and isinstance(stored.get("complete"), bool):
+        return stored["complete"]
+    found = group.count(rules)
+    _remember(rules, found, run)
+    return found.complete
+
+
+def _remember(rules: Rules, found: group.Count, run: RunOptions) -> None:
+    """Keep what `_complete` reads in the results store; a store that cannot be written
+    costs nothing but that."""
+    try:
+        with saving(None, "the size of the group"), ResultsStore(run.store) as db:
+            value = {"order": str(found.group_order), "complete": found.complete}
+            db.put(STORE_GROUP, _group_key(rules), value, "Schreier-Sims", found.seconds)
+    except NotSaved:
+        pass
+
+
+def plot(result: Census, filename: str) -> None:
+    """The distance histogram of a census as an image (pictures.histogram_figure, log
+    scale), in the format the file's suffix names; OSError or ValueError when it cannot be
+    saved. Check the file first with :func:`check_plot` (engine.figures)."""
+    figures.save(pictures.histogram_figure(result), filename)
+
+
+__all__ = ["MAX_SHOW", "Census", "Example", "Info", "Puzzle", "RunOptions", "Solution", "check_plot",
+           "examples", "find", "plot"]

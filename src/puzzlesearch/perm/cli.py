@@ -1,0 +1,176 @@
+"""`puzzlesearch perm ...`: list, info, god and solve for a puzzle described in a file.
+
+Parses and prints; every check and limit is the API's (`perm.api`), whose ValueError
+becomes the one stderr line (clikit.library_call).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+
+import click
+
+from puzzlesearch import clikit
+from puzzlesearch.engine.memory import gib
+from puzzlesearch.engine.options import RunOptions
+from puzzlesearch.perm import api
+
+
+def _load(file: str) -> api.Puzzle:
+    with clikit.library_call():
+        return api.Puzzle.from_file(file)
+
+
+@clikit.group()
+def perm() -> None:
+    """Permutation puzzles described in a TOML file: states, God's number, optimal solutions.
+
+    A file lists sets of named positions (with the twists of their pieces) and moves in
+    cycle notation; see docs/perm.md or an example (puzzlesearch perm list).
+    """
+
+
+@perm.command("list")
+@clikit.json_option
+def list_examples(as_json: bool) -> int:
+    """The example puzzle files shipped with puzzlesearch."""
+    with clikit.library_call():
+        found = api.examples()
+    if as_json:
+        clikit.emit_json({"examples": [asdict(e) for e in found]})
+        return clikit.EXIT_OK
+    width = max(len(e.name) for e in found)
+    for e in found:
+        click.echo(f"{e.name:<{width}}  {e.title}")
+    return clikit.EXIT_OK
+
+
+@perm.command()
+@click.argument("file")
+@clikit.run_options(workers=False, checkpoint=False, store=True)
+@clikit.json_option
+def info(file: str, as_json: bool, run: RunOptions) -> int:
+    """Count the states exactly (Schreier-Sims) and say why they are not every arrangement.
+
+    Also the memory a full search (perm god) would need; nothing is searched. FILE is a
+    puzzle file (TOML) or the name of an example (puzzlesearch perm list).
+    """
+    puzzle = _load(file)
+    with clikit.library_call():
+        result = puzzle.info(run=run)
+    if as_json:
+        clikit.emit_json(result)
+        return clikit.EXIT_OK
+    click.echo(f"{result.puzzle}: {result.states:,} states")
+    if result.description:
+        click.echo(f"  {result.description}")
+    click.echo(f"pieces     {'; '.join(result.pieces)}")
+    click.echo(f"moves      {' '.join(result.moves)} ({len(result.moves)}; metric \"{result.metric}\")")
+    click.echo(f"solved     {result.solved}")
+    if result.every_arrangement:
+        click.echo(f"reachable  every one of the {result.arrangements:,} arrangements of the pieces")
+    else:
+        ratio = result.arrangements / result.states
+        share = f"1 in {ratio:,.0f}" if ratio == int(ratio) else f"{result.states / result.arrangements:.3g}"
+        click.echo(f"reachable  {result.states:,} of the {result.arrangements:,} arrangements ({share}):")
+        for reason in result.constraints:
+            click.echo(f"           {reason}")
+    click.echo(f"counted    {result.counted_by}")
+    click.echo(f"god        a full search indexes {result.indexed:,} states, 2 bits each: "
+               f"{gib(result.memory)}")
+    if result.source:
+        click.echo(f"source     {result.source}")
+    return clikit.EXIT_OK
+
+
+@perm.command()
+@click.argument("file")
+@click.option("--show", type=int, default=10, show_default=True, help="Farthest states to list (0 to 10000).")
+@clikit.plot_option("the distance histogram")
+@clikit.run_options(workers=True, checkpoint=True, store=True, memory=True,
+                    workers_help="Threads (default: all cores).")
+@clikit.verbose_option
+@clikit.json_option
+def god(file: str, show: int, plot: str | None, verbose: bool, as_json: bool, run: RunOptions) -> int:
+    """Every state by its distance from the solved puzzle: histogram, God's number, farthest states.
+
+    The whole state space on the breadth-first engine, 2 bits a state, on all cores. FILE is
+    a puzzle file (TOML) or the name of an example (puzzlesearch perm list).
+    """
+    puzzle = _load(file)
+    with clikit.library_call(run):
+        if plot is not None:
+            api.check_plot(plot)
+        result = clikit.answer(puzzle.god, show, run=run)
+    if as_json:
+        clikit.emit_json({"file": file} | asdict(result))
+    else:
+        _print_census(result, verbose)
+    if plot is not None:
+        return clikit.save_plot(lambda: api.plot(result, plot), plot)
+    return clikit.EXIT_OK
+
+
+def _print_census(result: api.Census, verbose: bool) -> None:
+    share = "all" if result.states == result.indexed else "of"
+    click.echo(f"{result.puzzle}: {result.states:,} states reachable ({share} {result.indexed:,} indexed), "
+               f"God's number {result.diameter}")
+    click.echo("distance  states")
+    for d, c in enumerate(result.histogram):
+        click.echo(f"{d:8}  {c:,}")
+    shown = len(result.farthest)
+    if shown:
+        first = f", first {shown}" if shown < result.farthest_count else ""
+        click.echo(f"farthest ({result.farthest_count:,}{first}):")
+        for state in result.farthest:
+            click.echo(f"  {state}")
+    if verbose:
+        how = ("from the results store" if result.source == "store" else
+               f"layers {result.directions} (t top-down, b bottom-up) on {result.workers} "
+               f"thread{'s' if result.workers > 1 else ''}"
+               + (f", resumed at layer {result.resumed_at}" if result.resumed_at is not None else ""))
+        click.echo(f"{result.indexed:,} states indexed in {gib(result.bytes)}; {how}; {result.seconds:.2f} s")
+
+
+@perm.command()
+@click.argument("file")
+@click.argument("state", nargs=-1)
+@click.option("--scramble", default=None, metavar="MOVES",
+              help="Solve the state these moves make from the solved puzzle, e.g. \"R U R' F2\".")
+@clikit.run_options(workers=False, checkpoint=False, store=True, memory=True)
+@clikit.json_option
+def solve(file: str, state: tuple[str, ...], scramble: str | None, as_json: bool, run: RunOptions) -> int:
+    """Fewest moves from STATE to the solved puzzle (bidirectional search), move by move.
+
+    STATE names the piece at each position, in the file's order of positions (perm info
+    shows the solved state): a piece is its home position (or its colour), with +t when
+    it is turned by t, e.g. "ufr+1 ufl ubl ubr dfr dfl+2 dbl dbr". Or give --scramble.
+    A state the moves cannot reach is answered with the reason, and exit status 1. FILE is
+    a puzzle file (TOML) or the name of an example (puzzlesearch perm list).
+    """
+    puzzle = _load(file)
+    if state and scramble is not None:
+        clikit.fail("give STATE or --scramble, not both")
+    if not state and scramble is None:
+        clikit.fail("give the STATE to solve (a piece for each position) or --scramble MOVES")
+    with clikit.library_call(run, resumable=False):
+        result = puzzle.solve(" ".join(state) if state else None, scramble=scramble, run=run)
+    if result.moves >= 0 and puzzle.play(" ".join(result.sequence), result.start) != puzzle.solved:
+        click.echo("check failed: the moves found do not solve the puzzle", err=True)
+        return clikit.EXIT_CHECK_FAILED
+    if as_json:
+        clikit.emit_json({"file": file} | asdict(result))
+        return clikit.EXIT_OK if result.moves >= 0 else clikit.EXIT_CHECK_FAILED
+    if result.moves < 0:
+        click.echo(f"{result.puzzle}: {result.start} cannot be reached: {result.reason}")
+        return clikit.EXIT_CHECK_FAILED
+    click.echo(f"{result.puzzle}: {result.moves} move{'s' if result.moves != 1 else ''}")
+    click.echo(" ".join(result.sequence) or "(none: it is solved)")
+    width = max([5, *(len(m) for m in result.sequence)])
+    click.echo(f"{'start':<{width}}  {result.start}")
+    for m, s in zip(result.sequence, result.path, strict=True):
+        click.echo(f"{m:<{width}}  {s}")
+    return clikit.EXIT_OK
+
+
+__all__ = ["perm"]

@@ -1,0 +1,162 @@
+"""perm god: the engine's census of a described puzzle against the plain breadth-first
+search, the published histograms of the examples, and `shuffle god` / `pancake god` on the
+same puzzles described in a file."""
+
+from __future__ import annotations
+
+from collections import deque
+
+import pytest
+from perm_cases import random_puzzle
+
+from puzzlesearch import shuffle
+from puzzlesearch.engine.options import RunOptions
+from puzzlesearch.perm import Puzzle, fullbfs, layout, rules
+
+
+def distances(puzzle: Puzzle) -> dict:
+    r = puzzle.rules
+    seen = {r.solved: 0}
+    queue = deque([r.solved])
+    while queue:
+        s = queue.popleft()
+        for m in r.moves:
+            t = rules.apply(s, m, r.ks)
+            if t not in seen:
+                seen[t] = seen[s] + 1
+                queue.append(t)
+    return seen
+
+
+def fresh(tmp_path) -> RunOptions:
+    return RunOptions(store=str(tmp_path / "store.sqlite"))
+
+
+@pytest.mark.parametrize("colours", [False, True])
+@pytest.mark.parametrize("seed", range(12))
+def test_random_puzzles_give_the_plain_histogram(tmp_path, seed, colours):
+    puzzle = random_puzzle(seed, colours)
+    census = puzzle.god(show=5, run=fresh(tmp_path))
+    assert list(census.histogram) == rules.bfs_histogram(puzzle.rules)
+    dist = distances(puzzle)
+    for text in census.farthest:  # each farthest state, read back, is at the largest distance
+        assert dist[rules.parse_state(puzzle.rules, text)] == census.diameter
+    assert len(census.farthest) == min(5, census.farthest_count)
+    assert census.farthest_count == census.histogram[-1]
+
+
+# published: the 2x2x2 distance tables in both metrics (Jaap Scherphuis's Pocket Cube page,
+# reproduced on speedsolving.com), the Pyraminx's 933,120 states and God's number 11
+CUBE2_HTM = (1, 9, 54, 321, 1847, 9992, 50136, 227536, 870072, 1887748, 623800, 2644)
+CUBE2_QTM = (1, 6, 27, 120, 534, 2256, 8969, 33058, 114149, 360508, 930588, 1350852, 782536, 90280, 276)
+
+
+def test_the_2x2x2_in_the_half_turn_metric(tmp_path):
+    census = Puzzle.example("cube2-htm").god(run=fresh(tmp_path))
+    assert census.histogram == CUBE2_HTM and census.diameter == 11 and census.states == 3_674_160
+
+
+@pytest.mark.slow
+def test_the_2x2x2_in_the_quarter_turn_metric(tmp_path):
+    census = Puzzle.example("cube2-qtm").god(run=fresh(tmp_path))
+    assert census.histogram == CUBE2_QTM and census.diameter == 14
+
+
+def test_the_pyraminx(tmp_path):
+    census = Puzzle.example("pyraminx").god(run=fresh(tmp_path))
+    assert census.states == 933_120 and census.diameter == 11
+
+
+@pytest.mark.slow
+def test_the_pyraminx_by_the_plain_search(tmp_path):
+    puzzle = Puzzle.example("pyraminx")
+    assert tuple(rules.bfs_histogram(puzzle.rules)) == puzzle.god(run=fresh(tmp_path)).histogram
+
+
+def test_pancakes_from_a_file_are_pancake_god(tmp_path):
+    mine = Puzzle.example("pancakes-8").god(run=fresh(tmp_path))
+    theirs = shuffle.pancake_god(8, run=fresh(tmp_path))
+    assert (mine.histogram, mine.diameter) == (theirs.histogram, theirs.diameter)
+    assert mine.farthest[0] == " ".join(map(str, theirs.farthest[0]))  # the same space, the same order
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [9, 10])
+def test_more_pancakes_from_a_file(tmp_path, n):
+    mine = Puzzle.example(f"pancakes-{n}").god(run=fresh(tmp_path))
+    theirs = shuffle.pancake_god(n, run=fresh(tmp_path))
+    assert (mine.histogram, mine.diameter) == (theirs.histogram, theirs.diameter)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [5, pytest.param(6, marks=pytest.mark.timeout(1200))])
+def test_block_shuffles_from_a_file_are_shuffle_god(tmp_path, n):
+    mine = Puzzle.example(f"block-shuffle-{2 * n}").god(run=fresh(tmp_path))
+    theirs = shuffle.god(n, run=fresh(tmp_path))
+    assert (mine.histogram, mine.diameter) == (theirs.histogram, theirs.diameter)
+
+
+@pytest.mark.parametrize(("name", "theirs"), [
+    ("block-shuffle-12", lambda: shuffle.puzzle.block_shuffle_puzzle(12, 6)),
+    ("pancakes-10", lambda: shuffle.puzzle.pancake_puzzle(10)),
+])
+def test_a_deck_from_a_file_is_searched_as_the_built_in_command_searches_it(name, theirs):
+    # the same ranked space, field by field: the same work, at the same speed
+    puzzle = Puzzle.example(name)
+    mine = fullbfs.space(puzzle.rules, layout.layout(puzzle.rules))
+    built_in = shuffle.fullbfs.perm_space(theirs(), tuple(range(1, mine.n + 1)))
+    for field in ("kind", "n", "radix", "start", "moves", "reach", "inverse", "inverse_reach", "compressed",
+                  "parity", "size"):
+        assert getattr(mine, field) == getattr(built_in, field), field
+
+
+def test_a_census_is_kept_in_the_store(tmp_path):
+    puzzle = Puzzle.example("pancakes-8")
+    first = puzzle.god(show=3, run=fresh(tmp_path))
+    again = puzzle.god(show=3, run=fresh(tmp_path))
+    assert (first.source, again.source) == ("run", "store")
+    assert again.histogram == first.histogram and again.farthest == first.farthest
+
+
+def test_a_checkpoint_resumes(tmp_path):
+    puzzle = random_puzzle(3)
+    ckpt = str(tmp_path / "run.ckpt")
+    first = puzzle.god(run=RunOptions(store=str(tmp_path / "a.sqlite"), checkpoint=ckpt))
+    again = puzzle.god(run=RunOptions(store=str(tmp_path / "b.sqlite"), checkpoint=ckpt))
+    assert again.histogram == first.histogram
+
+
+def test_too_big_is_refused_with_the_memory_it_needs():
+    with pytest.raises(ValueError, match=r"full BFS of 3x3x3 cube indexes 86,504,006,548,979,712,000 states: "
+                                         r"it would need 18.8 EiB \(2 bits each\)"):
+        Puzzle.example("cube3").god()
+    with pytest.raises(ValueError, match=r"full BFS of Top-Spin 12/4 \(39,916,800 states, 2 bits each\) "
+                                         r"needs 14 MiB, more than 1 MiB, the --memory cap"):
+        Puzzle.example("topspin-12-4").god(run=RunOptions(memory=2**20))
+
+
+@pytest.mark.parametrize("show", [-1, 10_001])
+def test_show_is_checked(show):
+    with pytest.raises(ValueError, match="--show must be between 0 and 10,000"):
+        Puzzle.example("pancakes-8").god(show=show)
+
+
+def test_a_census_draws_itself_in_a_notebook(tmp_path):
+    pytest.importorskip("matplotlib")
+    census = Puzzle.example("pancakes-8").god(run=fresh(tmp_path))
+    svg = census._repr_svg_()
+    assert svg.lstrip().startswith("<?xml") and "layers" in svg
+
+
+@pytest.mark.slow
+def test_top_spin(tmp_path):
+    census = Puzzle.example("topspin-12-4").god(show=1, run=fresh(tmp_path))
+    assert census.states == 39_916_800 and census.diameter == 12
+
+
+@pytest.mark.slow
+def test_a_census_on_a_cluster_is_the_local_one(tmp_path, dask_cluster):
+    puzzle = random_puzzle(0)  # three orbits, one of them twisted: a space of pieces
+    here = puzzle.god(run=fresh(tmp_path))
+    there = puzzle.god(run=RunOptions(store=str(tmp_path / "c.sqlite"), scheduler=dask_cluster))
+    assert there.histogram == here.histogram
