@@ -191,7 +191,18 @@ NOT_IN_TEST = {
         "full BFS of 10! decks and a matplotlib plot: about 3 s",
 }
 # What a command needs in its directory before it runs: ("run", command) or ("write", name, text).
+_DEMO = 'name = "demo"\n[pieces.p]\npositions = ["a", "b", "c", "d"]\n[moves]\nX = "(a b c)"\nY = "(c d)"\n'
+_TWISTY = ('name = "twisty"\n[pieces.discs]\npositions = ["a", "b", "c", "d"]\ntwists = 2\n[moves]\n'
+           'X = "(a b c)"\nY = "(c d)"\nF = "(a+1)(b+1)"\n')
 SETUP: dict[str, list[tuple[str, ...]]] = {
+    # docs/perm.md's tutorial files, as the page shows them
+    "puzzlesearch perm info demo.toml": [("write", "demo.toml", _DEMO)],
+    "puzzlesearch perm god demo.toml": [("write", "demo.toml", _DEMO)],
+    "puzzlesearch perm solve demo.toml d c b a": [("write", "demo.toml", _DEMO)],
+    "puzzlesearch perm info twisty.toml": [("write", "twisty.toml", _TWISTY)],
+    "puzzlesearch perm solve twisty.toml b+1 a c d+1": [("write", "twisty.toml", _TWISTY)],
+    "puzzlesearch perm solve twisty.toml a+1 b c d": [("write", "twisty.toml", _TWISTY)],
+    "puzzlesearch perm info bad.toml": [("write", "bad.toml", _DEMO.replace('"(c d)"', '"(c e)"'))],
     "puzzlesearch queens count -n 12 --checkpoint q13.ckpt":
         [("run", "puzzlesearch queens count -n 13 --checkpoint q13.ckpt")],
     "puzzlesearch queens count -n 12 --checkpoint notes.txt":

@@ -115,6 +115,9 @@ BASE: dict[tuple[str, str], dict[str, tuple[str, ...]]] = {
     ("grundy", "hex"): {"args": ("0.F",)},
     ("grundy", "move"): {"args": ("0.77",), "--heaps": ("5,9,12",)},
     ("grundy", "survey"): {"--digits": ("1",), "--count": ("10",)},
+    ("perm", "info"): {"args": ("pancakes-8",)},
+    ("perm", "god"): {"args": ("pancakes-8",)},
+    ("perm", "solve"): {"args": ("pancakes-8",), "--scramble": ("3 2",)},
 }
 
 

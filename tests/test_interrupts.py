@@ -64,6 +64,7 @@ LONG = [
     Long(("pancake", "god", "-n", "10"), (0.3, 1.0)),
     pytest.param(Long(("grundy", "grundys", "-n", "5000000", "--summary"), (0.3, 5.0)), marks=slow),
     pytest.param(Long(("hanoi", "verify", "-n", "12"), (0.3, 1.2)), marks=slow),
+    pytest.param(Long(("perm", "god", "cube2-qtm"), (0.3, 1.0)), marks=slow),
 ]
 
 

@@ -60,8 +60,8 @@ def test_a_help_line_is_one_whole_sentence():
         "f(n): the most steps."
 
 
-def test_the_six_puzzles_are_registered():
-    assert sorted(PUZZLES) == ["grundy", "hanoi", "pancake", "queens", "shuffle", "topswops"]
+def test_the_seven_puzzles_are_registered():
+    assert sorted(PUZZLES) == ["grundy", "hanoi", "pancake", "perm", "queens", "shuffle", "topswops"]
 
 
 def test_importing_the_registry_and_the_dispatcher_imports_no_puzzle():

@@ -642,6 +642,23 @@ def bench_safety(src: Sources) -> str:
             "at unchanged.")
 
 
+@renders("benchmarks", "perm")
+def bench_perm(src: Sources) -> str:
+    rec = src.use("perm.json")
+    rows = []
+    for r in rec.rows:
+        if r.get("built-in"):
+            against = f"`{r['built-in']}` {secs(r['built-in s'])}: {r['ratio']:.2f}×"
+            target = f"≤ {r['target ratio']}× the built-in"
+        else:
+            against, target = "", at_most(r["target s"])
+        rows.append([r["case"], r["answer"], secs(r["seconds"]), mib(r["peak MiB"]), against, target,
+                     "yes" if r["met"] == "yes" else "**no**"])
+    return (table(["case", "answer", "wall time", "peak", "the built-in command", "target", "met"], rows)
+            + "\n\nFresh processes, everything included, medians; a file that describes a built-in "
+            "puzzle is timed beside the built-in command in the same run.")
+
+
 #: lines of a benchmark script's docstring that show how to run it
 USAGE = re.compile(r"^\s*(Usage:\s*)?(\.venv/bin/)?python benchmarks/\S+\.py.*$")
 

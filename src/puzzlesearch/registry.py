@@ -87,6 +87,8 @@ for _entry in (
      "Tower of Hanoi: optimal moves, any pegs, any position."),
     ("grundy", "puzzlesearch.games.cli:grundy", "puzzlesearch.games",
      "Sprague-Grundy values of impartial games."),
+    ("perm", "puzzlesearch.perm.cli:perm", "puzzlesearch.perm",
+     "Permutation puzzles from a file: states, God's number, solutions."),
 ):
     register(*_entry)
 
