@@ -245,7 +245,12 @@ def make_case(cmd: Command, bad: dict[str, tuple[str, ...]], flags: list[str]) -
         elif valid is not None:
             argv += [opt, *valid]
     argv += flags
-    positional = bad[cmd.arguments[0]] if cmd.arguments and cmd.arguments[0] in bad else cmd.base_args
+    # a fuzzed argument replaces its own place: the arguments before it keep their base values
+    positional = cmd.base_args
+    for i, name in enumerate(cmd.arguments):
+        if name in bad:
+            positional = (*cmd.base_args[:i], *bad[name])
+            break
     if positional:
         argv += ["--", *positional]
     stdin = bad["stdin"][0] if "stdin" in bad else cmd.base_stdin

@@ -28,14 +28,14 @@ import math
 import os
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, is_dataclass
 from typing import Any, NoReturn, TypeVar
 
 import click
 
-from puzzlesearch.engine.memory import from_gib
+from puzzlesearch.engine.memory import from_gib, gib
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.engine.paths import show
 from puzzlesearch.engine.progress import bar_enabled
@@ -311,6 +311,28 @@ def save_plot(save: Callable[[], object], filename: str) -> int:
     return EXIT_OK
 
 
+def print_layers(result: Any, noun: str, farthest: Iterable[str], verbose: bool) -> None:
+    """The body of a breadth-first census, below its headline: the states at each distance,
+    the farthest ones listed (each a line of `farthest`) and, with -v, how the layers ran.
+    `result` has the fields of the censuses: histogram, farthest_count, indexed, bytes,
+    directions, workers, resumed_at, seconds and source ("store" or "run")."""
+    click.echo(f"distance  {noun}")
+    for d, c in enumerate(result.histogram):
+        click.echo(f"{d:8}  {c:,}")
+    lines = list(farthest)
+    if lines:
+        first = f", first {len(lines)}" if len(lines) < result.farthest_count else ""
+        click.echo(f"farthest ({result.farthest_count:,}{first}):")
+        for line in lines:
+            click.echo(f"  {line}")
+    if verbose:
+        how = ("from the results store" if result.source == "store" else
+               f"layers {result.directions} (t top-down, b bottom-up) on {result.workers} "
+               f"thread{'s' if result.workers > 1 else ''}"
+               + (f", resumed at layer {result.resumed_at}" if result.resumed_at is not None else ""))
+        click.echo(f"{result.indexed:,} {noun} indexed in {gib(result.bytes)}; {how}; {result.seconds:.2f} s")
+
+
 def _not_saved(message: str) -> NoReturn:
     # runs when the command's context closes, after everything it printed
     sys.stdout.flush()
@@ -321,6 +343,6 @@ def _not_saved(message: str) -> NoReturn:
 __all__ = [
     "EXIT_CHECK_FAILED", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "GiB", "Group", "NotSaved",
     "UsageFailure", "Workers", "answer", "emit_json", "exit_interrupted", "fail", "group", "json_option",
-    "library_call", "plot_option", "progress_wanted", "quiet_option", "run_options", "save_plot",
-    "verbose_option", "warn",
+    "library_call", "plot_option", "print_layers", "progress_wanted", "quiet_option", "run_options",
+    "save_plot", "verbose_option", "warn",
 ]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from conftest import assert_bad_input, run_cli
-from puzzlesearch import registry
 from puzzlesearch.perm import api
 
 DEMO = """\
@@ -18,16 +17,6 @@ Y = "(c d)"
 """
 
 
-@pytest.fixture(autouse=True)
-def perm_registered():
-    """The command as the registry's line makes it known (registered here unless it is)."""
-    if "perm" in registry.PUZZLES:
-        yield
-        return
-    registry.register("perm", "puzzlesearch.perm.cli:perm", "puzzlesearch.perm",
-                      "Permutation puzzles from a file: states, God's number, solutions.")
-    yield
-    registry.unregister("perm")
 
 
 @pytest.fixture
@@ -134,3 +123,20 @@ def test_the_refusal_of_a_puzzle_too_big_names_the_memory():
 def test_no_command_prints_the_help():
     r = run_cli("perm")
     assert r.code == 0 and "Commands:" in r.out and "solve" in r.out
+
+
+def test_an_empty_scramble_is_refused(demo):
+    r = run_cli("perm", "solve", demo, "--scramble", " ")
+    assert_bad_input(r)
+    assert "the scramble has no moves" in r.err
+
+
+@pytest.mark.parametrize("command", [("info",), ("solve", "--scramble", "X")])
+def test_a_damaged_store_is_refused_before_the_work(command, demo, tmp_path):
+    """Even where the answer would not need the store: every command with --store does so."""
+    store = tmp_path / "store.sqlite"
+    assert run_cli("perm", "info", demo, "--store", str(store)).code == 0
+    store.write_bytes(store.read_bytes()[:4096])
+    r = run_cli("perm", command[0], demo, *command[1:], "--store", str(store))
+    assert_bad_input(r)
+    assert "is not a puzzlesearch results store" in r.err

@@ -120,5 +120,19 @@ def notebook_svg(draw: Callable[..., Figure | None], *args: Any, **kwargs: Any) 
     return None if fig is None else svg_text(fig)
 
 
-__all__ = ["NEEDS_MATPLOTLIB", "check_plot", "close", "figure", "image_format", "notebook_svg", "save",
-           "svg_text"]
+def histogram_figure(histogram: tuple[int, ...] | list[int], title: str, xlabel: str, unit: str) -> Figure:
+    """A breadth-first search's layers: the number of `unit` at each distance, as bars on a
+    log scale (the layers of a puzzle grow by orders of magnitude, then fall)."""
+    fig = figure(7, 4)
+    ax = fig.add_subplot()
+    ax.bar(range(len(histogram)), histogram, color="#4477aa", gid="layers")
+    ax.set_yscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(unit)
+    ax.set_title(title)
+    fig.tight_layout()
+    return fig
+
+
+__all__ = ["NEEDS_MATPLOTLIB", "check_plot", "close", "figure", "histogram_figure", "image_format",
+           "notebook_svg", "save", "svg_text"]

@@ -189,6 +189,17 @@ def write_bits(path: Path, what: str, magic: bytes, head: dict, cells: np.ndarra
         os.fsync(f.fileno())
 
 
+def stored_census_answers(stored: object, show: int) -> bool:
+    """Whether a census kept in the results store (its histogram, farthest states and how
+    the layers ran) answers a request for the first `show` farthest states: it lists that
+    many, or all there are. A damaged entry answers nothing, and the census runs again."""
+    if not isinstance(stored, dict) or not {"histogram", "farthest", "farthest_count", "directions",
+                                            "workers"} <= set(stored):
+        return False
+    return len(stored["farthest"]) >= min(show, stored["farthest_count"])
+
+
 __all__ = ["BLOCK", "BUFFER", "FORMAT", "MAGIC", "MAX_STATES", "Layers", "buffered", "check_checkpoint",
            "check_space", "describe", "images_at_most", "memory_needed", "memory_needed_for", "passes",
-           "read_checkpoint", "read_header", "space_hash", "write_bits", "write_checkpoint"]
+           "read_checkpoint", "read_header", "space_hash", "stored_census_answers", "write_bits",
+           "write_checkpoint"]

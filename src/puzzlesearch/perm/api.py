@@ -202,6 +202,7 @@ class Puzzle:
         describe the group is kept in the results store (run.store), for `solve`."""
         rules = self.rules
         t0 = time.perf_counter()
+        _read_store(rules, run)
         found = group.count(rules)
         _remember(rules, found, run)
         size = index_size(layout(rules))
@@ -235,6 +236,9 @@ class Puzzle:
         t0 = time.perf_counter()
         if (state is None) == (scramble is None):
             raise ValueError("give the state to solve, or a scramble that makes it (not both)")
+        if scramble is not None and not scramble.split():
+            raise ValueError("the scramble has no moves: give at least one, e.g. \"R U\"")
+        _read_store(rules, run)
         start = parse_state(rules, state) if state is not None else play(rules, rules.solved,
                                                                          parse_moves(rules, scramble))
         text = state_text(rules, start)
@@ -272,13 +276,20 @@ def _group_key(rules: Rules) -> str:
                            "moves": [[list(m.perm), list(m.twist)] for m in rules.moves]})
 
 
+def _read_store(rules: Rules, run: RunOptions) -> object:
+    """What the results store knows of this puzzle's group (None if nothing). Read before
+    the work, so that a store that is not one is refused at once, as every command does,
+    even where the answer would not need it."""
+    with ResultsStore(run.store) as db:
+        return db.get(STORE_GROUP, _group_key(rules))
+
+
 def _complete(rules: Rules, run: RunOptions) -> bool:
     """Whether the invariants describe the group, so that they alone decide which states
     are reachable: from the results store, else counted (Schreier-Sims, sympy) and kept
     there, which spares later runs loading sympy. A store that cannot be written costs
     nothing but that."""
-    with ResultsStore(run.store) as db:
-        stored = db.get(STORE_GROUP, _group_key(rules))
+    stored = _read_store(rules, run)
     if isinstance(stored, dict) and isinstance(stored.get("complete"), bool):
         return stored["complete"]
     found = group.count(rules)

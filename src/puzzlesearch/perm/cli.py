@@ -115,21 +115,7 @@ def _print_census(result: api.Census, verbose: bool) -> None:
     share = "all" if result.states == result.indexed else "of"
     click.echo(f"{result.puzzle}: {result.states:,} states reachable ({share} {result.indexed:,} indexed), "
                f"God's number {result.diameter}")
-    click.echo("distance  states")
-    for d, c in enumerate(result.histogram):
-        click.echo(f"{d:8}  {c:,}")
-    shown = len(result.farthest)
-    if shown:
-        first = f", first {shown}" if shown < result.farthest_count else ""
-        click.echo(f"farthest ({result.farthest_count:,}{first}):")
-        for state in result.farthest:
-            click.echo(f"  {state}")
-    if verbose:
-        how = ("from the results store" if result.source == "store" else
-               f"layers {result.directions} (t top-down, b bottom-up) on {result.workers} "
-               f"thread{'s' if result.workers > 1 else ''}"
-               + (f", resumed at layer {result.resumed_at}" if result.resumed_at is not None else ""))
-        click.echo(f"{result.indexed:,} states indexed in {gib(result.bytes)}; {how}; {result.seconds:.2f} s")
+    clikit.print_layers(result, "states", result.farthest, verbose)
 
 
 @perm.command()

@@ -17,7 +17,12 @@ import time
 from dataclasses import dataclass
 
 from puzzlesearch.engine import figures, layers
-from puzzlesearch.engine.layers_common import MAX_STATES, check_checkpoint, memory_needed_for
+from puzzlesearch.engine.layers_common import (
+    MAX_STATES,
+    check_checkpoint,
+    memory_needed_for,
+    stored_census_answers,
+)
 from puzzlesearch.engine.memory import gib, require
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.engine.space import PieceSet, Space, pieces_space, pieces_state
@@ -103,7 +108,7 @@ def census(rules: Rules, show: int = 10, *, run: RunOptions = RunOptions()) -> C
     key = canonical_json(sp.key)
     with ResultsStore(run.store) as db:
         stored = db.get(STORE_PUZZLE, key)
-    if _answers(stored, show):
+    if stored_census_answers(stored, show):
         hist = tuple(stored["histogram"])
         far = tuple(state_of(rules, lay, sp, i) for i in stored["farthest"][:show])
         return Census(rules.name, sum(hist), len(hist) - 1, hist, far, stored["farthest_count"], sp.size,
@@ -120,14 +125,6 @@ def census(rules: Rules, show: int = 10, *, run: RunOptions = RunOptions()) -> C
                                    "workers": found.workers, "seconds": found.seconds},
                "breadth-first layers", found.seconds)
     return result
-
-
-def _answers(stored: object, show: int) -> bool:
-    """Whether a stored census lists the first `show` farthest states (or all there are)."""
-    if not isinstance(stored, dict) or not {"histogram", "farthest", "farthest_count", "directions",
-                                            "workers"} <= set(stored):
-        return False
-    return len(stored["farthest"]) >= min(show, stored["farthest_count"])
 
 
 __all__ = ["MAX_SHOW", "STORE_PUZZLE", "Census", "census", "check_census", "check_show", "space", "state_of"]

@@ -27,15 +27,9 @@ class _Census(Protocol):
 def histogram_figure(census: _Census) -> Figure:
     """The number of states at each distance from the solved puzzle, as bars on a log
     scale; the title names the puzzle, the states and the diameter (God's number)."""
-    fig = figures.figure(7, 4)
-    ax = fig.add_subplot()
-    ax.bar(range(len(census.histogram)), census.histogram, color="#4477aa", gid="layers")
-    ax.set_yscale("log")
-    ax.set_xlabel("moves from the solved puzzle")
-    ax.set_ylabel("states")
-    ax.set_title(f"{census.puzzle}: {census.states:,} states, God's number {census.diameter}")
-    fig.tight_layout()
-    return fig
+    return figures.histogram_figure(
+        census.histogram, f"{census.puzzle}: {census.states:,} states, God's number {census.diameter}",
+        "moves from the solved puzzle", "states")
 
 
 __all__ = ["histogram_figure"]

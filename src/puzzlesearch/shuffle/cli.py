@@ -12,7 +12,6 @@ from dataclasses import asdict
 import click
 
 from puzzlesearch import clikit
-from puzzlesearch.engine.memory import gib
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.shuffle import api
 
@@ -91,21 +90,7 @@ def _print_census(result: api.Census, verbose: bool, noun: str) -> None:
     whole = result.indexed_as.removesuffix("/2") if share == "the even half of" else result.indexed_as
     click.echo(f"{result.puzzle}: {result.states:,} {noun} reachable ({share} {whole}), "
                f"diameter {result.diameter}")
-    click.echo(f"distance  {noun}")
-    for d, c in enumerate(result.histogram):
-        click.echo(f"{d:8}  {c:,}")
-    shown = len(result.farthest)
-    if shown:
-        first = f", first {shown}" if shown < result.farthest_count else ""
-        click.echo(f"farthest ({result.farthest_count:,}{first}):")
-        for deck in result.farthest:
-            click.echo(f"  {_cards(deck)}")
-    if verbose:
-        how = ("from the results store" if result.source == "store" else
-               f"layers {result.directions} (t top-down, b bottom-up) on {result.workers} "
-               f"thread{'s' if result.workers > 1 else ''}"
-               + (f", resumed at layer {result.resumed_at}" if result.resumed_at is not None else ""))
-        click.echo(f"{result.indexed:,} {noun} indexed in {gib(result.bytes)}; {how}; {result.seconds:.2f} s")
+    clikit.print_layers(result, noun, (_cards(deck) for deck in result.farthest), verbose)
 
 
 @clikit.group()

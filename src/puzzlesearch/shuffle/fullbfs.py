@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from puzzlesearch.engine import figures, layers
 from puzzlesearch.engine import space as ranked
-from puzzlesearch.engine.layers_common import check_checkpoint
+from puzzlesearch.engine.layers_common import check_checkpoint, stored_census_answers
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.engine.space import Space
 from puzzlesearch.engine.store import ResultsStore, canonical_json, saving
@@ -101,7 +101,7 @@ def search(space: Space, start: tuple[int, ...], show: int = 10, *,
     key = canonical_json({**space.key, "start": list(start)})
     with ResultsStore(run.store) as db:
         stored = db.get(STORE_PUZZLE, key)
-    if _answers(stored, show):
+    if stored_census_answers(stored, show):
         far = tuple(tuple(d) for d in stored["farthest"][:show])
         hist = tuple(stored["histogram"])
         return Census(space.name, start, sum(hist), len(hist) - 1, hist, far, stored["farthest_count"],
@@ -118,14 +118,6 @@ def search(space: Space, start: tuple[int, ...], show: int = 10, *,
                                    "workers": found.workers, "seconds": found.seconds},
                "breadth-first layers", found.seconds)
     return result
-
-
-def _answers(stored: object, show: int) -> bool:
-    """Whether a stored census lists the first `show` farthest decks (or all there are)."""
-    if not isinstance(stored, dict) or not {"histogram", "farthest", "farthest_count", "directions",
-                                            "workers"} <= set(stored):
-        return False
-    return len(stored["farthest"]) >= min(show, stored["farthest_count"])
 
 
 __all__ = ["MAX_SHOW", "Census", "burnt_census", "burnt_space", "census", "index_size", "perm_space",

@@ -27,15 +27,9 @@ class _Census(Protocol):
 def histogram_figure(census: _Census, unit: str = "decks") -> Figure:
     """The number of `unit` at each distance from the start, as bars on a log scale; the
     title names the puzzle, the states reachable and the diameter."""
-    fig = figures.figure(7, 4)
-    ax = fig.add_subplot()
-    ax.bar(range(len(census.histogram)), census.histogram, color="#4477aa", gid="layers")
-    ax.set_yscale("log")
-    ax.set_xlabel("moves from the sorted start")
-    ax.set_ylabel(unit)
-    ax.set_title(f"{census.puzzle}: {census.states:,} {unit}, diameter {census.diameter}")
-    fig.tight_layout()
-    return fig
+    return figures.histogram_figure(
+        census.histogram, f"{census.puzzle}: {census.states:,} {unit}, diameter {census.diameter}",
+        "moves from the sorted start", unit)
 
 
 __all__ = ["histogram_figure"]
