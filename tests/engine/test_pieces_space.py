@@ -1,13 +1,15 @@
 """Puzzles of pieces on the breadth-first engine (engine.space.pieces_space, pieces_kernel):
 the histogram and the farthest states of small puzzles against a plain BFS over explicit
-states, the 2x2x2 cube's published tables, indexes and states both ways, descriptions
-refused in words, checkpoints resumed, the same answers on a Dask cluster."""
+states, the 2x2x2 cube's published tables, indexes and states both ways (sets held at one
+parity too), descriptions refused in words, checkpoints resumed, the same answers on a Dask
+cluster."""
 
 from __future__ import annotations
 
 from collections import deque
 from math import factorial
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -92,7 +94,7 @@ def cycle(m: int, positions: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(perm)
 
 
-I3, I4, I5 = tuple(range(3)), tuple(range(4)), tuple(range(5))
+I2, I3, I4, I5 = tuple(range(2)), tuple(range(3)), tuple(range(4)), tuple(range(5))
 
 PUZZLES = {
     # 29,160 states: the 2x2x2 cube turned by U and R only, quarter turns
@@ -119,6 +121,13 @@ PUZZLES = {
     # every move even: one parity only (perm_space's compressed index)
     "three-cycles": ([PieceSet(6, labels=(5, 4, 3, 2, 1, 0))],
                      [[(cycle(6, (0, 1, 2)), ())], [(cycle(6, (2, 3, 4)), ())], [(cycle(6, (3, 4, 5)), ())]]),
+    # sets of distinct pieces that every move permutes evenly, each held at one parity (the
+    # Pyraminx's edges): one twisted, starting odd, between a set with an odd move and a last
+    # set without twists
+    "one parity": ([PieceSet(2, 3), PieceSet(4, 2, labels=(1, 0, 2, 3), twist_sum=True), PieceSet(4)],
+                   [[(I2, (1, 0)), (cycle(4, (0, 1, 2)), (1, 1, 0, 0)), ((1, 0, 3, 2), ())],
+                    [((1, 0), ()), (cycle(4, (1, 2, 3)), (0, 1, 0, 1)), (I4, ())],
+                    [(I2, (0, 2)), ((1, 0, 3, 2), ()), (cycle(4, (1, 2, 3)), ())]]),
 }
 
 
@@ -133,8 +142,8 @@ def space_of(name: str) -> ranked.Space:
 def test_the_kinds_and_the_table_rows_agree_with_the_kernels():
     kinds = ("PERM", "SIGNED", "HANOI", "FLIPS", "PIECES")
     assert [getattr(ranked, k) for k in kinds] == [getattr(layers_kernel, k) for k in kinds]
-    rows = ("K", "AW", "TW", "HI", "DISTINCT", "ARR", "TWN", "W", "TOTAL", "TSUM", "NLAB", "COUNT")
-    assert [getattr(ranked, r) for r in rows] == [getattr(pieces_kernel, r) for r in rows] == list(range(12))
+    rows = ("K", "AW", "TW", "HI", "DISTINCT", "ARR", "TWN", "W", "TOTAL", "TSUM", "NLAB", "COUNT", "PAR")
+    assert [getattr(ranked, r) for r in rows] == [getattr(pieces_kernel, r) for r in rows] == list(range(13))
 
 
 def test_one_set_of_distinct_pieces_is_a_permutation_space():
@@ -196,7 +205,7 @@ def test_more_images_than_a_tiny_buffer_holds(monkeypatch):
 @pytest.mark.parametrize("ratio", [0.0, 1e9])
 def test_top_down_only_and_bottom_up_only_agree(monkeypatch, ratio):
     monkeypatch.setattr(layers, "PULL_RATIO", ratio)
-    for name in ("twist sum", "three sets"):
+    for name in ("twist sum", "three sets", "one parity"):
         found = layers.search(space_of(name), run=RunOptions(workers=2), show=10_000)
         assert found.histogram == histogram(plain_bfs(*PUZZLES[name]))
         assert set(found.directions) == ({"t"} if ratio == 0 else {"b"})
@@ -238,43 +247,80 @@ def test_the_2x2x2_cube_has_its_published_distance_table(powers, table):
 
 @st.composite
 def puzzles(draw):
+    """Up to three sets, some of distinct pieces, and up to two moves: each a random perm of
+    each set (an even one where drawn: sets held at one parity) without twists."""
     sets = []
     for _ in range(draw(st.integers(1, 3))):
         m = draw(st.integers(1, 5))
         k = draw(st.integers(1, 3))
-        labels = tuple(draw(st.lists(st.integers(0, m), min_size=m, max_size=m)))
+        labels = tuple(draw(st.permutations(range(m)) if draw(st.booleans())
+                            else st.lists(st.integers(0, m), min_size=m, max_size=m)))
         twist_sum = draw(st.booleans())
         start = tuple(draw(st.lists(st.integers(0, k - 1), min_size=m, max_size=m)))
         sets.append(PieceSet(m, k, labels, twist_sum, start))
-    return sets
+    moves = []
+    for _ in range(draw(st.integers(0, 2))):
+        move = []
+        for s in sets:
+            perm = list(draw(st.permutations(range(s.size))))
+            if s.size >= 2 and draw(st.booleans()) and ranked.parity(perm):
+                perm[:2] = perm[1::-1]
+            move.append((tuple(perm), ()))
+        moves.append(move)
+    return sets, moves
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(puzzles(), st.data())
-def test_an_index_and_its_state_go_both_ways(sets, data):
-    space = pieces_space("random", sets, [], {})
-    assert space.size == pieces_index_size(sets)
+def test_an_index_and_its_state_go_both_ways(puzzle, data):
+    sets, moves = puzzle
+    space = pieces_space("random", sets, moves, {})
+    assert space.size == pieces_index_size(sets, moves)
     index = data.draw(st.integers(0, space.size - 1))
     state = pieces_state(space, index)
     assert pieces_index(space, state) == index
     assert [sorted(labels) for labels, _ in state] == [sorted(s.labels) for s in sets]
-    if space.kind == ranked.PIECES:  # the kernel reads the same state back
+    if space.kind == ranked.PIECES:  # the kernel reads the same state back, and ranks its images
         twists, labels = space.digits(index)
         values = [sorted(set(s.labels)) for s in sets]
         assert labels == [v.index(c) for v, (ls, _) in zip(values, state, strict=True) for c in ls]
         assert twists == [t for _, ts in state for t in ts]
+        _, n, table_moves, table = space.arrays()
+        tally = np.zeros(n, dtype=np.int64)
+        for j, move in enumerate(moves):
+            got = pieces_kernel.image(j, n, np.array(labels), np.array(twists), table_moves, table, tally)
+            assert got == pieces_index(space, apply(sets, as_state(state), move))
     assert pieces_index(space, start_of(sets)) == space.start
 
 
-def pieces_index_size(sets) -> int:
-    """The size a space of these sets must have: arrangements times twists held, per set."""
+def pieces_index_size(sets, moves) -> int:
+    """The size a space of these sets must have: arrangements times twists held, per set,
+    the arrangements halved for a set of distinct pieces that every move permutes evenly."""
     size = 1
-    for s in sets:
+    for i, s in enumerate(sets):
         arrangements = factorial(s.size)
         for v in set(s.labels):
             arrangements //= factorial(s.labels.count(v))
+        if (len(set(s.labels)) == s.size >= 2 and moves
+                and not any(ranked.parity(move[i][0]) for move in moves)):
+            arrangements //= 2
         size *= arrangements * s.twists ** (s.size - s.twist_sum)
     return size
+
+
+def test_a_set_held_at_one_parity_is_indexed_at_half_its_arrangements():
+    space = space_of("one parity")
+    assert space.radix == (2 * 3**2, 12 * 2**3, 12) and space.size == 20_736
+    assert space.key["pieces"]["one parity"] == [1, 2]
+    assert "one parity" not in space_of("two sets").key["pieces"]
+    start = start_of(PUZZLES["one parity"][0])
+    assert pieces_state(space, space.start) == list(start)
+    odd = [start[0], ((0, 1, 2, 3), (0,) * 4), start[2]]  # set 1 starts odd: (1 0 2 3)
+    with pytest.raises(ValueError, match=r"set 1: \[0, 1, 2, 3\] has the other parity, which the moves "
+                                         r"of one parity never reach"):
+        pieces_index(space, odd)
+    with pytest.raises(ValueError, match=r"set 2: \[1, 0, 2, 3\] has the other parity"):
+        pieces_index(space, [start[0], start[1], ((1, 0, 2, 3), ())])
 
 
 def test_states_outside_the_space_are_refused():

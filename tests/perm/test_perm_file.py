@@ -218,7 +218,7 @@ def test_every_example_has_a_name_a_description_and_a_source():
     found = api.examples()
     assert {e.name for e in found} >= {"cube2-htm", "cube2-qtm", "pyraminx", "topspin-12-4", "cube3",
                                        "block-shuffle-10", "block-shuffle-12", "pancakes-8", "pancakes-9",
-                                       "pancakes-10"}
+                                       "pancakes-10", "burnt-pancakes-6", "burnt-pancakes-8"}
     for e in found:
         rules_ = Puzzle.from_file(e.file).rules
         assert e.title and rules_.description and rules_.source, e.name

@@ -1,6 +1,6 @@
 """perm god: the engine's census of a described puzzle against the plain breadth-first
-search, the published histograms of the examples, and `shuffle god` / `pancake god` on the
-same puzzles described in a file."""
+search, the published histograms of the examples, and `shuffle god` / `pancake god` (burnt
+too) on the same puzzles described in a file."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from collections import deque
 import pytest
 from perm_cases import random_puzzle
 
+from conftest import load_data
 from puzzlesearch import shuffle
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.perm import Puzzle, fullbfs, layout, rules
@@ -86,6 +87,18 @@ def test_more_pancakes_from_a_file(tmp_path, n):
     mine = Puzzle.example(f"pancakes-{n}").god(run=fresh(tmp_path))
     theirs = shuffle.pancake_god(n, run=fresh(tmp_path))
     assert (mine.histogram, mine.diameter) == (theirs.histogram, theirs.diameter)
+
+
+@pytest.mark.parametrize("n", [6, pytest.param(8, marks=pytest.mark.slow)])
+def test_burnt_pancakes_from_a_file_are_pancake_god_burnt(tmp_path, n):
+    # a pancake turned over is a piece with twist 1: "3+1" in the file's words, -3 in pancake's
+    mine = Puzzle.example(f"burnt-pancakes-{n}").god(run=fresh(tmp_path))
+    theirs = shuffle.pancake_god(n, burnt=True, run=fresh(tmp_path))
+    assert (mine.histogram, mine.diameter) == (theirs.histogram, theirs.diameter)
+    assert mine.diameter == load_data("shuffle")["burnt_pancake_numbers"]["values"][n - 1]  # OEIS A078941
+    assert mine.farthest_count == theirs.farthest_count <= 10
+    assert set(mine.farthest) == {" ".join(f"{-c}+1" if c < 0 else str(c) for c in stack)
+                                  for stack in theirs.farthest}
 
 
 @pytest.mark.slow

@@ -7,7 +7,9 @@ own pieces, some maybe identical, and its own number k of twists. A set's rank i
 rank of its labels among the arrangements of their multiset (the Lehmer code when the
 pieces are distinct), times the twists it holds (k^m, or k^(m-1) when the moves keep the
 sum of the twists, which fixes the last), plus its twists as a base-k number; the index
-reads the sets as the digits of a mixed-radix number, the first most significant.
+reads the sets as the digits of a mixed-radix number, the first most significant. A set
+of distinct pieces that every move permutes evenly holds one parity: its Lehmer rank is
+halved (the last digit is always 0, the one before it follows from the others' parity).
 
 A move is a gather and a twist added (mod k) over all positions at once, moves[j, :n] and
 moves[j, n:]. Its image is ranked in the same pass, each set from its last position
@@ -30,6 +32,8 @@ rows (built by space.py, which names them the same):
     TSUM      whether the set keeps a twist sum
     NLAB      its distinct labels, 0..NLAB-1
     COUNT     at the set's v-th position: how many of its pieces have label v
+    PAR       the parity the set holds when it holds one, else -1 (its AW then halved, 0 for
+              its last two positions: an image's rank costs the same)
 
 The passes are layers_kernel's (push, emit, pull: the same bits, the same rules on which
 bytes a thread writes) with these ranks, in functions of their own: sharing one function
@@ -43,7 +47,7 @@ from numba import njit
 
 from puzzlesearch.engine.layers_kernel import CUR, HAS_CUR, HAS_UNSEEN, NEXT, UNSEEN, get, popcount, put
 
-K, AW, TW, HI, DISTINCT, ARR, TWN, W, TOTAL, TSUM, NLAB, COUNT = range(12)
+K, AW, TW, HI, DISTINCT, ARR, TWN, W, TOTAL, TSUM, NLAB, COUNT, PAR = range(13)
 
 
 @njit(cache=True)
@@ -72,6 +76,10 @@ def unrank(idx, n, table, labels, twists, known, counts):
             for v in range(table[NLAB, lo]):
                 counts[v] = table[COUNT, lo + v]
             ways = table[ARR, lo]
+            par = table[PAR, lo]
+            if par >= 0:  # one parity: the rank with the last two in order (then put right)
+                arrangement *= 2
+                ways *= 2
             for p in range(lo, hi):  # label v heads ways * counts[v] / left of the arrangements left
                 left = hi - p
                 v = 0
@@ -83,6 +91,14 @@ def unrank(idx, n, table, labels, twists, known, counts):
                 labels[p] = v
                 ways = block
                 counts[v] -= 1
+            if par >= 0:
+                seen = 0
+                odd = 0
+                for p in range(hi - 1, lo - 1, -1):
+                    odd += popcount(seen & ((1 << labels[p]) - 1))
+                    seen |= 1 << labels[p]
+                if (odd & 1) != par:
+                    labels[hi - 2], labels[hi - 1] = labels[hi - 1], labels[hi - 2]
         s += 1
         lo = hi
 

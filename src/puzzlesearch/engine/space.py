@@ -13,6 +13,8 @@ ranks). Four kinds are built here from a puzzle's own words:
 * pieces (`pieces_space`): any permutation puzzle described by sets of positions
   (`PieceSet`: the corners of a cube, its edges, ...), each piece with a twist 0..k-1 and
   pieces of a set possibly identical. A move is a gather and a twist added in each set.
+  A set of distinct pieces on which every move is even holds its start's parity only,
+  and its index that half alone (`one_parity`), as a deck's does.
 
 Building a space loads no numba; reading a deck back (`deck_of`) does; reading pieces
 back (`pieces_state`, `pieces_index`) is plain Python.
@@ -32,7 +34,7 @@ import numpy as np
 PERM, SIGNED, HANOI, FLIPS, PIECES = 0, 1, 2, 3, 4
 #: PIECES: the rows of Space.table, one column a position (see pieces_kernel, which
 #: repeats them, like the kinds)
-K, AW, TW, HI, DISTINCT, ARR, TWN, W, TOTAL, TSUM, NLAB, COUNT = range(12)
+K, AW, TW, HI, DISTINCT, ARR, TWN, W, TOTAL, TSUM, NLAB, COUNT, PAR = range(13)
 #: the largest index pieces_space gives (an int64)
 MAX_INDEX = (1 << 63) - 1
 
@@ -144,6 +146,19 @@ def parity(perm: Sequence[int]) -> int:
     return swaps & 1
 
 
+def _even(m: int, perms: Sequence[Sequence[int]]) -> bool:
+    """Whether moves (perms of 0..m-1, at least one) keep the parity of an arrangement of
+    m >= 2 positions: then only the start's parity is reachable."""
+    return m >= 2 and bool(perms) and all(parity(p) == 0 for p in perms)
+
+
+def one_parity(s: PieceSet, perms: Sequence[Sequence[int]]) -> bool:
+    """Whether pieces_space indexes only the start's parity of set s, the moves acting on it
+    as `perms`: its pieces are all distinct (swapping two identical ones changes the parity,
+    not the state) and every move is an even permutation of its positions."""
+    return _distinct(s) and _even(s.size, perms)
+
+
 def _lehmer(q: Sequence[int]) -> list[int]:
     return [sum(1 for c in q[i + 1:] if c < q[i]) for i in range(len(q))]
 
@@ -176,7 +191,7 @@ def perm_space(name: str, n: int, moves: Sequence[Sequence[int]], start: Sequenc
     order = sorted(range(len(moves)), key=lambda j: reach(moves[j]))  # nearby images first
     fwd = [tuple(moves[j]) for j in order]
     back = [inverse(mv) for mv in fwd]
-    compressed = n >= 2 and bool(fwd) and all(parity(mv) == 0 for mv in fwd)
+    compressed = _even(n, fwd)
     q = [c - 1 for c in reversed(start)]
     radix = tuple(range(n, 0, -1))
     flips = all(mv == tuple(range(r - 1, -1, -1)) + tuple(range(r, n)) for mv, r in
@@ -228,8 +243,10 @@ def deck_of(space: Space, index: int) -> tuple[int, ...]:
 # per set, the rank of its labels among the arrangements of that multiset of labels
 # (the Lehmer code when all are distinct) times the twists held (k^m, or k^(m-1) with
 # twist_sum) plus the twists as a base-k number; the sets then as the digits of a
-# mixed-radix number, the first set most significant. The kernels (layers_kernel) compute
-# the same from Space.table (pieces_kernel).
+# mixed-radix number, the first set most significant. A set of distinct pieces that the
+# moves keep at one parity (one_parity) holds half the ranks: its Lehmer rank halved (the
+# last digit is always 0 and the one before it, of weight 1, follows from the parity of the
+# others). The kernels (layers_kernel) compute the same from Space.table (pieces_kernel).
 
 Move = Sequence[tuple[Sequence[int], Sequence[int]]]
 
@@ -244,17 +261,21 @@ def pieces_space(name: str, sets: Sequence[PieceSet], moves: Sequence[Move], key
     the wrong count, a move that breaks a twist_sum) or a space beyond an index of 63 bits.
 
     One set of distinct pieces without twists is a permutation space (perm_space): the
-    moves of `shuffle god` and `pancake god`, at their speed."""
+    moves of `shuffle god` and `pancake god`, at their speed. A set on which every move is
+    even is indexed at the start's parity alone (one_parity)."""
     sets = tuple(_check_set(i, s) for i, s in enumerate(sets))
     if not sets:
         raise ValueError(f"{name} has no set of pieces")
     parts = [[_check_part(j, i, s, part) for i, (s, part) in enumerate(zip(sets, _move_sets(j, mv, sets),
                                                                          strict=True))]
              for j, mv in enumerate(moves)]
+    halved = [one_parity(s, [mv[i][0] for mv in parts]) for i, s in enumerate(sets)]
     key = {**key, "pieces": {"sets": [[s.size, s.twists, list(s.labels), s.twist_sum, list(s.start_twists)]
                                       for s in sets],
                              "moves": [[[list(p), list(t)] for p, t in mv] for mv in parts]}}
-    sizes = [_arrangements(s) * _twists_held(s) for s in sets]
+    if any(halved):  # a halved set's ranks mean other states: its checkpoints and census are its own
+        key["pieces"]["one parity"] = [i for i, h in enumerate(halved) if h]
+    sizes = [_arrangements(s) // (1 + h) * _twists_held(s) for s, h in zip(sets, halved, strict=True)]
     total = prod(sizes)
     if total > MAX_INDEX or any(_arrangements(s) * s.size > MAX_INDEX for s in sets):
         raise ValueError(f"{name} has {total:,} {unit}, beyond what an index of 63 bits numbers")
@@ -276,7 +297,7 @@ def pieces_space(name: str, sets: Sequence[PieceSet], moves: Sequence[Move], key
         ks = [s.twists for s in sets for _ in range(s.size)]
         back.append(tuple(inv + [-twist[inv[p]] % ks[p] for p in range(n)]))
     space = Space(name, PIECES, n, tuple(sizes), 0, key, moves=tuple(forward), inverse=tuple(back), unit=unit,
-                  table=_table(sets, sizes, n), sets=sets)
+                  table=_table(sets, sizes, halved, n), sets=sets)
     return replace(space, start=pieces_index(space, [(s.labels, s.start_twists) for s in sets]))
 
 
@@ -290,8 +311,9 @@ def pieces_state(space: Space, index: int) -> list[tuple[tuple[int, ...], tuple[
         values = sorted(space.sets[0].labels)
         return [(tuple(values[c - 1] for c in deck_of(space, index)), (0,) * space.n)]
     state = []
-    for s, size in zip(reversed(space.sets), reversed(space.radix), strict=True):
-        index, sub = divmod(index, size)
+    for i in range(len(space.sets) - 1, -1, -1):
+        s, par = space.sets[i], _held_parity(space, i)
+        index, sub = divmod(index, space.radix[i])
         arrangement, held = divmod(sub, _twists_held(s))
         twists = []
         for _ in range(s.size - s.twist_sum):
@@ -301,7 +323,12 @@ def pieces_state(space: Space, index: int) -> list[tuple[tuple[int, ...], tuple[
         if s.twist_sum:
             twists.append((_total(s) - sum(twists)) % s.twists)
         values = sorted(set(s.labels))
-        dense = _unrank(arrangement, [s.labels.count(v) for v in values])
+        if par < 0:
+            dense = _unrank(arrangement, [s.labels.count(v) for v in values])
+        else:  # the last two in order, or swapped for the parity the set holds
+            dense = _unrank(2 * arrangement, [1] * s.size)
+            if parity(dense) != par:
+                dense[-2:] = dense[:-3:-1]
         state.append((tuple(values[c] for c in dense), tuple(twists)))
     return state[::-1]
 
@@ -329,7 +356,13 @@ def pieces_index(space: Space, state: Sequence[tuple[Sequence[int], Sequence[int
         held = 0
         for t in twists[: s.size - s.twist_sum]:
             held = held * s.twists + t
-        ranks.append((dense, _rank(dense, [s.labels.count(v) for v in values]) * _twists_held(s) + held))
+        rank = _rank(dense, [s.labels.count(v) for v in values])
+        if space.kind == PIECES and (par := _held_parity(space, i)) >= 0:
+            if parity(dense) != par:
+                raise ValueError(f"set {i}: {list(labels)} has the other parity, which the moves of "
+                                 f"{space.name} never reach")
+            rank >>= 1
+        ranks.append((dense, rank * _twists_held(s) + held))
     if space.kind != PIECES:  # one set of distinct pieces: a deck of perm_space, bottom first
         q = ranks[0][0][::-1]
         if space.compressed and parity(q) != space.parity:
@@ -337,6 +370,11 @@ def pieces_index(space: Space, state: Sequence[tuple[Sequence[int], Sequence[int
                              "never reach")
         return _index(_lehmer(q), space.radix, space.compressed)
     return _index([r for _, r in ranks], space.radix)
+
+
+def _held_parity(space: Space, i: int) -> int:
+    """The parity set i of a PIECES space holds, -1 when it holds both."""
+    return space.table[PAR][sum(s.size for s in space.sets[:i])]
 
 
 def _check_set(i: int, s: PieceSet) -> PieceSet:
@@ -448,22 +486,30 @@ def _unrank(rank: int, counts: Sequence[int]) -> list[int]:
     return q
 
 
-def _table(sets: tuple[PieceSet, ...], sizes: list[int], n: int) -> tuple[tuple[int, ...], ...]:
-    """The rows K .. COUNT of a PIECES space, one column a position (see layers_kernel)."""
-    rows = [[0] * n for _ in range(COUNT + 1)]
+def _table(sets: tuple[PieceSet, ...], sizes: list[int], halved: list[bool], n: int
+           ) -> tuple[tuple[int, ...], ...]:
+    """The rows K .. PAR of a PIECES space, one column a position (see pieces_kernel)."""
+    rows = [[0] * n for _ in range(PAR + 1)]
     off = 0
-    for i, s in enumerate(sets):
+    for i, (s, half) in enumerate(zip(sets, halved, strict=True)):
         m, k, held = s.size, s.twists, s.size - s.twist_sum
         weight = prod(sizes[i + 1:])
         distinct = _distinct(s)
         values = sorted(set(s.labels))
+        par = parity(s.labels) if half else -1
         for q in range(m):
             p = off + q
             rows[K][p], rows[HI][p], rows[W][p], rows[TOTAL][p] = k, off + m, weight, _total(s)
-            rows[AW][p] = (factorial(m - 1 - q) if distinct else 1) * _twists_held(s) * weight
+            # halved: the Lehmer digits' weights halved (exact: (m-1-q)! is even for q < m - 2),
+            # the last two digits' 0, so the image's rank costs what a whole set's does
+            digit = factorial(m - 1 - q) if distinct else 1
+            if half:
+                digit = digit // 2 if q < m - 2 else 0
+            rows[AW][p] = digit * _twists_held(s) * weight
             rows[TW][p] = k ** (held - 1 - q) * weight if q < held else 0
-            rows[DISTINCT][p], rows[ARR][p], rows[TWN][p] = int(distinct), _arrangements(s), _twists_held(s)
-            rows[TSUM][p], rows[NLAB][p] = int(s.twist_sum), len(values)
+            rows[DISTINCT][p], rows[TWN][p] = int(distinct), _twists_held(s)
+            rows[ARR][p] = _arrangements(s) // (1 + half)
+            rows[TSUM][p], rows[NLAB][p], rows[PAR][p] = int(s.twist_sum), len(values), par
         for v, value in enumerate(values):
             rows[COUNT][off + v] = s.labels.count(value)
         off += m
@@ -471,5 +517,5 @@ def _table(sets: tuple[PieceSet, ...], sizes: list[int], n: int) -> tuple[tuple[
 
 
 __all__ = ["FLIPS", "HANOI", "PERM", "PIECES", "SIGNED", "PieceSet", "Space", "deck_of", "hanoi_index",
-           "hanoi_space", "parity", "perm_space", "pieces_index", "pieces_space", "pieces_state",
-           "signed_space"]
+           "hanoi_space", "one_parity", "parity", "perm_space", "pieces_index", "pieces_space",
+           "pieces_state", "signed_space"]

@@ -8,9 +8,11 @@ only turn in place, are four sets of one position (3^4 states) rather than one s
 four (4! x 3^4). Per orbit, two numbers every move keeps or changes in a fixed way are
 the *invariants* of `group`: the sum of the twists (mod k) and the parity of the
 permutation. When every move keeps an orbit's twist sum at 0, the index of the full
-search leaves out the last twist (``twist_sum``).
+search leaves out the last twist (``twist_sum``); when every move is an even permutation
+of an orbit of distinct pieces, it leaves out the other parity (``one_parity``, the rule
+of `engine.space.one_parity`).
 
-Plain Python (no numpy, no sympy): `perm info` on a puzzle of 10^20 states reads its
+Plain Python, no sympy and no search: `perm info` on a puzzle of 10^20 states reads its
 size from here.
 """
 
@@ -20,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from math import factorial, prod
 
+from puzzlesearch.engine.space import PieceSet, one_parity
 from puzzlesearch.perm.rules import Move, Rules, State, touched
 
 
@@ -30,13 +33,15 @@ class Layout:
                by their first position
     twists     per orbit: its twists k
     twist_sum  per orbit: whether every move keeps its twists' sum (mod k) (k > 1)
-    counts     per orbit: how many pieces of each label it holds when solved"""
+    counts     per orbit: how many pieces of each label it holds when solved
+    one_parity per orbit: whether the full search indexes its solved parity only"""
 
     kept: tuple[int, ...]
     orbits: tuple[tuple[int, ...], ...]
     twists: tuple[int, ...]
     twist_sum: tuple[bool, ...]
     counts: tuple[dict[int, int], ...]
+    one_parity: tuple[bool, ...]
 
 
 def layout(rules: Rules) -> Layout:
@@ -65,7 +70,12 @@ def layout(rules: Rules) -> Layout:
     sums = tuple(k > 1 and all(sum(m.twist[i] for i in o) % k == 0 for m in moves)
                  for o, k in zip(orbits, twists, strict=True))
     counts = tuple(_counts(labels[i] for i in o) for o in orbits)
-    return Layout(tuple(kept), orbits, twists, sums, counts)
+    halved = []
+    for o in orbits:
+        local = {g: j for j, g in enumerate(o)}
+        halved.append(one_parity(PieceSet(len(o), labels=tuple(labels[g] for g in o)),
+                                 [[local[m.perm[g]] for g in o] for m in moves]))
+    return Layout(tuple(kept), orbits, twists, sums, counts, tuple(halved))
 
 
 def _counts(labels) -> dict[int, int]:
@@ -88,10 +98,12 @@ def orbit_arrangements(lay: Layout, o: int) -> int:
 
 
 def index_size(lay: Layout) -> int:
-    """The states the full search indexes: per orbit its arrangements times k^m twists
-    (k^(m-1) when the twist sum is kept), the orbits multiplied (engine.space.pieces_space)."""
-    return prod(orbit_arrangements(lay, o) * k ** (len(orbit) - s)
-                for o, (orbit, k, s) in enumerate(zip(lay.orbits, lay.twists, lay.twist_sum, strict=True)))
+    """The states the full search indexes: per orbit its arrangements (half of them when
+    it holds one parity) times k^m twists (k^(m-1) when the twist sum is kept), the orbits
+    multiplied (engine.space.pieces_space)."""
+    orbits = zip(lay.orbits, lay.twists, lay.twist_sum, lay.one_parity, strict=True)
+    return prod(orbit_arrangements(lay, o) // (1 + h) * k ** (len(orbit) - s)
+                for o, (orbit, k, s, h) in enumerate(orbits))
 
 
 def orbit_state(lay: Layout, state: State, o: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
