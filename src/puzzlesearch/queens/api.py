@@ -198,7 +198,8 @@ def count(
     process unless asked otherwise), the checkpoint, and whether to draw progress.
     Counting all solutions goes up to MAX_COUNT_N; completions of given queens up to MAX_N.
     `method` counts all solutions by start constellations (constellation.py, the default:
-    12% less CPU than the other at n = 17) or with the corner/rotation method (corner.py):
+    about 10% less CPU than the other at n = 17 on one worker, benchmarks/results/queens.json)
+    or with the corner/rotation method (corner.py):
     two independent searches. Completions of given queens have their own search.
     """
     t0 = time.perf_counter()
