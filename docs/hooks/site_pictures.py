@@ -138,14 +138,14 @@ def topswops_f() -> bytes:
     bounds = {r["n"]: r["best"] for r in site_tables._long_rows(src)}
     fig = _figure(7, 4.2)
     ax = fig.add_subplot()
-    ns = sorted(proven)
+    ns = sorted(n for n in proven if proven[n] > 0)  # f(1) = 0 has no place on a log scale
     ax.plot(ns, [proven[n] for n in ns], "o-", color="#4477aa", label="f(n), proven by exhaustive search")
     bs = sorted(bounds)
     ax.plot(bs, [bounds[n] for n in bs], "^", color="#ee6677", markerfacecolor="none",
             label="longest game found by `topswops long` (f(n) ≥ this)")
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ticks = [2, 4, 8, 16, 32, 64, max(bs)]  # f(1) = 0 has no place on a log scale
+    ticks = [2, 4, 8, 16, 32, 64, max(bs)]
     ax.set_xticks(ticks, [str(t) for t in ticks])
     ax.set_xlim(1.7, max(bs) * 1.15)
     ax.set_xlabel("n (cards)")

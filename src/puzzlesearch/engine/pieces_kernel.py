@@ -144,13 +144,18 @@ def image(j, n, labels, twists, moves, table, counts):
     return rank
 
 
+@njit(cache=True, inline="always")
+def scratch(n):
+    """The arrays unrank and image work in (a state's labels and twists, and their tallies),
+    made once per kernel call."""
+    return (np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.full(n, -1, dtype=np.int64),
+            np.zeros(n, dtype=np.int64))
+
+
 @njit(cache=True, nogil=True)
 def push(cells, lo, hi, start, kind, n, moves, table, buf, counts):
     """layers_kernel.push for pieces (kind: PIECES, as Space.arrays gives it)."""
-    labels = np.zeros(n, dtype=np.int64)
-    twists = np.zeros(n, dtype=np.int64)
-    known = np.full(n, -1, dtype=np.int64)
-    tally = np.zeros(n, dtype=np.int64)
+    labels, twists, known, tally = scratch(n)
     m = moves.shape[0]
     ranks = np.zeros(max(m, 1), dtype=np.int64)
     held = np.zeros(max(m, 1), dtype=np.uint8)
@@ -189,10 +194,7 @@ def push(cells, lo, hi, start, kind, n, moves, table, buf, counts):
 @njit(cache=True, nogil=True)
 def emit(cells, lo, hi, start, value, kind, n, moves, table, buf, counts):
     """layers_kernel.emit for pieces."""
-    labels = np.zeros(n, dtype=np.int64)
-    twists = np.zeros(n, dtype=np.int64)
-    known = np.full(n, -1, dtype=np.int64)
-    tally = np.zeros(n, dtype=np.int64)
+    labels, twists, known, tally = scratch(n)
     m = moves.shape[0]
     room = buf.shape[0] - m
     nb = 0
@@ -215,10 +217,7 @@ def emit(cells, lo, hi, start, value, kind, n, moves, table, buf, counts):
 @njit(cache=True, nogil=True)
 def pull(cells, lo, hi, kind, n, moves, table):
     """layers_kernel.pull for pieces (moves: the inverse moves); how many were marked."""
-    labels = np.zeros(n, dtype=np.int64)
-    twists = np.zeros(n, dtype=np.int64)
-    known = np.full(n, -1, dtype=np.int64)
-    tally = np.zeros(n, dtype=np.int64)
+    labels, twists, known, tally = scratch(n)
     marked = 0
     idx = lo
     while idx < hi:
