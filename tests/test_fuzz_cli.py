@@ -103,6 +103,7 @@ BASE: dict[tuple[str, str], dict[str, tuple[str, ...]]] = {
     ("queens", "count"): {"-n": ("6",)},
     ("queens", "show"): {"-n": ("6",)},
     ("queens", "solve"): {"-n": ("6",)},
+    ("queens", "estimate"): {"-n": ("6",), "--samples": ("5",)},
     ("hanoi", "count"): {"-n": ("3",)},
     ("hanoi", "distance"): {"--from": ("ABB",), "--to": ("BAA",)},
     ("hanoi", "position"): {"-n": ("3",), "-m": ("2",)},

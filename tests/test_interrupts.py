@@ -60,6 +60,8 @@ LONG = [
     # the fast lane's two: tasks on a pool with a checkpoint, and the breadth-first engine's threads
     Long(("queens", "count", "-n", "15", "--workers", "2"), (0.0, 0.15),
          "n=15  solutions=2279184  unique=285053"),
+    pytest.param(Long(("queens", "count", "-n", "18", "--method", "assembly", "--workers", "2"), (0.3, 3.0),
+                      "n=18  solutions=666090624  unique=83263591"), marks=slow),
     pytest.param(Long(("shuffle", "god", "-n", "5"), (0.3, 1.0)), marks=slow),
     Long(("pancake", "god", "-n", "10"), (0.3, 1.0)),
     pytest.param(Long(("grundy", "grundys", "-n", "5000000", "--summary"), (0.3, 5.0)), marks=slow),

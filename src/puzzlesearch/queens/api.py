@@ -58,8 +58,8 @@ from typing import Any
 
 import numpy as np
 
-from puzzlesearch.engine import figures, interrupt
-from puzzlesearch.engine.options import RunOptions
+from puzzlesearch.engine import figures, interrupt, memory
+from puzzlesearch.engine.options import RunOptions, cores
 from puzzlesearch.engine.params import whole
 from puzzlesearch.engine.progress import Display, bar_enabled
 from puzzlesearch.engine.run import run_tasks
@@ -179,8 +179,15 @@ def _conflict(pairs: list[tuple[int, int]]) -> str:
 # --- counting ------------------------------------------------------------------------------------
 
 
-METHODS = ("constellation", "corner")
-DEFAULT_METHOD = "constellation"
+METHODS = ("assembly", "constellation", "corner")
+# From this n on, the assembly method is the default: it is faster from there on
+# (benchmarks/results/queens_assembly.json); below, the constellations are.
+ASSEMBLY_FROM = 16
+
+
+def default_method(n: int) -> str:
+    """The method a count of n uses unless told: the faster one for n."""
+    return "assembly" if n >= ASSEMBLY_FROM else "constellation"
 
 
 def count(
@@ -209,7 +216,10 @@ def count(
     if method is not None and given.squares:
         raise ValueError("--method chooses how all solutions are counted; completions of --fixed queens "
                          "have their own search")
-    method = method or DEFAULT_METHOD
+    if method == "assembly" and not given.squares and n < assembly_min_n():
+        raise ValueError(f"--method assembly needs -n {assembly_min_n()} or more (a board of four quarters), "
+                         f"got {n}")
+    method = method or default_method(n)
     if not given.squares and n > MAX_COUNT_N:
         raise ValueError(
             f"-n must be at most {MAX_COUNT_N} to count all solutions ({MAX_COUNT_N} is the largest n ever "
@@ -243,6 +253,8 @@ def count(
             len(todo),
             time.perf_counter() - t0,
         )
+    if method == "assembly":
+        return _count_assembly(n, run, workers, options, quick, label, t0)
     if method == "constellation":
         kind = tasks.warm_up("constellation")
         todo = tasks.constellation_tasks(n)
@@ -280,6 +292,78 @@ def count(
         time.perf_counter() - t0,
         kernels=shared or kind,
     )
+
+
+def assembly_min_n() -> int:
+    from .assembly import MIN_N
+
+    return MIN_N
+
+
+def _count_assembly(n: int, run: RunOptions, workers: int, options: RunOptions, quick: bool, label: str,
+                    t0: float) -> Count:
+    """Count by the assembly method; the unique solutions by Burnside's lemma (assembly.unique)."""
+    from . import assembly
+
+    local = 1 if run.scheduler is not None else workers
+    memory.require(assembly.need_bytes(n, local), run.memory, f"the assembly count of n={n}")
+    todo = tasks.assembly_tasks(n)
+    tasks.prepare_assembly(n)
+    params = {"puzzle": "queens", "n": n, "method": "assembly"}
+    display = Display(label, "solutions", nodes=lambda r: r[0])
+    results = _run(tasks.assembly_task, todo, quick, params=params, options=options, display=display)
+    total = sum(r[0] for r in results)
+    return Count(n, total, assembly.unique(n, total), "", "assembly", None, len(todo),
+                 time.perf_counter() - t0)
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """What a count by the assembly method would take, before it runs."""
+
+    n: int
+    method: str
+    cpu_seconds: float  # of one core
+    workers: int
+    seconds: float  # cpu_seconds over the workers
+    memory_bytes: int  # for that many workers on this machine
+    sampled: int  # row sets timed
+    row_sets: int  # row sets of the whole count (all cases)
+    seed: int
+
+
+def estimate(
+    n: int,
+    *,
+    method: str = "assembly",
+    samples: int = 300,
+    seed: int = 0,
+    run: RunOptions = RunOptions(),  # noqa: B008 (frozen: one shared default is safe)
+) -> Estimate:
+    """Estimate a count of all solutions by the assembly method: time and memory.
+
+    It times `samples` row sets drawn at random (seeded) and scales each case's mean up
+    to all its row sets (Knuth's estimate of a search by random samples). The quarter table
+    is built for it, so the estimate itself is refused beyond the memory cap. `run.workers`
+    says how many workers the time and memory are for (default: all cores).
+    """
+    from . import assembly
+
+    if method != "assembly":
+        raise ValueError(f"--method must be assembly (the one method with an estimate), got {method!r}")
+    n = check_n(n)
+    if not assembly.MIN_N <= n <= MAX_COUNT_N:
+        raise ValueError(f"-n must be between {assembly.MIN_N} and {MAX_COUNT_N} for the assembly method, "
+                         f"got {n}")
+    if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= 10**6:
+        raise ValueError(f"--samples must be between 1 and 1000000, got {samples!r}")
+    workers = run.workers or cores()
+    memory.require(assembly.need_bytes(n, 1), run.memory,
+                   f"the estimate of n={n} (it builds the quarter table)")
+    cpu, timed = interrupt.call(assembly.sample_seconds, n, samples, seed)
+    sets = sum(assembly.layout(n, c)["sets"] for c in assembly.cases(n))
+    return Estimate(n, method, cpu, workers, cpu / workers, assembly.need_bytes(n, workers), timed, sets,
+                    seed)
 
 
 def _run(func: Callable, todo: list[dict], quick: bool, *, shared: object = None, **how: Any) -> list:
@@ -355,5 +439,5 @@ def plot(board: Sequence[int], filename: str) -> None:
     figures.save(pictures.board_figure(board), filename)
 
 
-__all__ = ["DEFAULT_METHOD", "LIST_BATCH", "MAX_COUNT_N", "MAX_N", "METHODS", "Board", "Count", "Givens",
-           "check_limit", "check_n", "count", "givens", "solutions"]
+__all__ = ["ASSEMBLY_FROM", "Estimate", "default_method", "estimate", "LIST_BATCH", "MAX_COUNT_N", "MAX_N",
+           "METHODS", "Board", "Count", "Givens", "check_limit", "check_n", "count", "givens", "solutions"]

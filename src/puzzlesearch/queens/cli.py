@@ -49,9 +49,10 @@ def _fixed_option(f):
 @_n_option(f"1..{api.MAX_COUNT_N}; with --fixed 1..{api.MAX_N}")
 @_fixed_option
 @click.option("--method", type=click.Choice(api.METHODS), default=None,
-              help="How all solutions are counted: by start constellations (the default) or with the "
-                   "corner/rotation method, an independent cross-check.")
-@clikit.run_options(workers_help="Local processes (default: all cores; 1 if n <= 12).")
+              help=f"How all solutions are counted: from half boards (assembly, the default from n = "
+                   f"{api.ASSEMBLY_FROM}), by start constellations (the default below), or with the "
+                   f"corner/rotation method, an independent cross-check.")
+@clikit.run_options(workers_help="Local processes (default: all cores; 1 if n <= 12).", memory=True)
 @clikit.json_option
 @clikit.verbose_option
 def count(
@@ -81,6 +82,45 @@ def count(
         nodes = "" if r.nodes is None else f"  nodes={r.nodes}"
         kernels = f"  kernels={r.kernels}" if r.method in api.METHODS else ""
         click.echo(f"method={r.method}{kernels}  tasks={r.tasks}{nodes}  seconds={r.seconds:.3f}")
+
+
+@queens.command()
+@click.option("-n", "n", type=int, required=True, help=f"Board size (4..{api.MAX_COUNT_N}).")
+@click.option("--method", type=click.Choice(["assembly"]), default="assembly", show_default=True,
+              help="The method estimated.")
+@click.option("--workers", "for_workers", type=clikit.Workers(), default=None,
+              help="Workers the expected time and memory are for (default: all cores).")
+@click.option("--samples", type=click.IntRange(1, 10**6), default=300, show_default=True,
+              help="Row sets timed, drawn at random.")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
+              help="Seed of the random row sets.")
+@clikit.run_options(workers=False, checkpoint=False, memory=True)
+@clikit.json_option
+def estimate(n: int, method: str, for_workers: int | None, samples: int, seed: int, run: RunOptions,
+             as_json: bool) -> None:
+    """The time and memory a count of all solutions would take, before it runs.
+
+    Times row sets of the assembly method drawn at random and scales each case's mean up
+    to all its row sets; builds the quarter table to do so.
+    """
+    with clikit.library_call(run):
+        e = api.estimate(n, method=method, samples=samples, seed=seed, run=run.but(workers=for_workers))
+    if as_json:
+        clikit.emit_json(e)
+        return
+    click.echo(f"n={e.n}  method={e.method}  row sets={e.row_sets:,} ({e.sampled} timed, seed {e.seed})")
+    click.echo(f"expected: {_duration(e.cpu_seconds)} of CPU, {_duration(e.seconds)} on {e.workers} "
+               f"worker(s); memory {e.memory_bytes / 2**30:.2f} GiB")
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.3g} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.1f} min"
+    if seconds < 3 * 86400:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:.1f} days"
 
 
 @queens.command()

@@ -1,0 +1,128 @@
+"""N-Queens by half-board assembly against the constellation backtracker, everything included.
+
+Each case is a fresh `puzzlesearch queens count -n N --method M --workers W --json` process
+(interpreter start, imports, the quarter table, the pool, the count); every count is
+checked against the published values (tests/data/queens.json, OEIS A000170, A002562).
+
+The default run writes results/queens_assembly.json:
+
+- side by side at n = 18 on one worker: the constellation backtracker and the assembly
+  method, their runs taken in turn (A B A B A B) so that a drift of the host hits both;
+  target: the assembly method at least 4 times faster per core;
+- Q(18) and Q(19) on 2 workers; targets 8 s and 50 s;
+- where the method becomes the default: n = 14..17 on 2 workers, both methods.
+
+``--n 20`` (results/queens_assembly_n20.json) counts Q(20) on 2 workers: target 5 minutes
+and 8 GiB. ``--n 21 --checkpoint FILE`` (results/queens_assembly_n21.json) counts Q(21)
+once, resumable from the checkpoint: target 45 minutes and 16 GiB. Each of these also
+keeps what ``queens estimate`` said before the run, to compare.
+
+``cpu_s`` is the CPU time of one run, its worker processes included; ``peak_mib`` the
+largest resident set of one process (the quarter table is built before the workers are
+forked, so they share it and the sum of their sets overstates what the run uses).
+
+Usage: python benchmarks/queens_assembly.py [--n 20 | --n 21 --checkpoint FILE] [--repeats R]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+from _bench import print_table, run_once, write_results  # noqa: E402
+from queens import count_case, published  # noqa: E402
+
+TARGETS = {18: 8.0, 19: 50.0, 20: 300.0, 21: 2700.0}  # seconds on 2 workers
+MEMORY_TARGETS = {20: 8 * 1024, 21: 16 * 1024}  # MiB
+PER_CORE_TARGET = 4.0  # at n = 18, one worker each: constellation time over assembly time
+
+
+def _cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def one_run(n: int, workers: int, method: str, checkpoint: str | None = None) -> dict:
+    before = _cpu()
+    seconds, peak, out = run_once(count_case(n, workers, method, checkpoint))
+    result = json.loads(out)
+    assert (result["solutions"], result["unique"]) == published(n), (n, method, result)
+    return {"seconds": seconds, "cpu_s": _cpu() - before, "peak_mib": peak, "result": result}
+
+
+def row(n: int, workers: int, method: str, runs: list[dict]) -> dict:
+    r = runs[-1]["result"]
+    out = {
+        "n": n, "method": method, "workers": workers,
+        "seconds": statistics.median(x["seconds"] for x in runs),
+        "cpu_s": statistics.median(x["cpu_s"] for x in runs),
+        "peak_mib": max(x["peak_mib"] for x in runs),
+        "solutions": r["solutions"], "unique": r["unique"], "tasks": r["tasks"],
+        "runs": [round(x["seconds"], 3) for x in runs],
+    }
+    if method == "assembly" and workers == 2 and n in TARGETS:
+        out["target_s"] = TARGETS[n]
+        out["met"] = "yes" if out["seconds"] <= TARGETS[n] else "no"
+    return out
+
+
+def estimate(n: int) -> dict:
+    out = subprocess.run([sys.executable, "-m", "puzzlesearch", "queens", "estimate", "-n", str(n),
+                          "--workers", "2", "--json"], check=True, capture_output=True, text=True).stdout
+    e = json.loads(out)
+    return {"estimate_cpu_s": e["cpu_seconds"], "estimate_s": e["seconds"], "estimate_sampled": e["sampled"]}
+
+
+def side_by_side(repeats: int) -> dict:
+    runs: dict[str, list[dict]] = {"constellation": [], "assembly": []}
+    for _ in range(repeats):
+        for method in runs:
+            runs[method].append(one_run(18, 1, method))
+    rows = {m: row(18, 1, m, r) for m, r in runs.items()}
+    ratio = rows["constellation"]["seconds"] / rows["assembly"]["seconds"]
+    return {"rows": list(rows.values()), "ratio": ratio, "target": PER_CORE_TARGET,
+            "met": "yes" if ratio >= PER_CORE_TARGET else "no"}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, choices=(20, 21), help="only Q(20) or Q(21) on 2 workers")
+    ap.add_argument("--checkpoint", help="checkpoint of the --n run (it resumes from it)")
+    ap.add_argument("--repeats", type=int, default=3)
+    args = ap.parse_args()
+    columns = ["n", "method", "workers", "seconds", "cpu_s", "peak_mib", "solutions", "unique", "met"]
+    if args.n:
+        before = estimate(args.n)
+        runs = [one_run(args.n, 2, "assembly", args.checkpoint) for _ in range(args.repeats)]
+        r = {**row(args.n, 2, "assembly", runs), **before}
+        r["memory_target_mib"] = MEMORY_TARGETS[args.n]
+        r["memory_met"] = "yes" if r["peak_mib"] * 2 <= MEMORY_TARGETS[args.n] else "no"
+        if args.checkpoint:
+            r["checkpoint"] = args.checkpoint
+        print_table(f"Q({args.n}) by assembly, 2 workers", [r], columns + ["estimate_s"])
+        write_results(f"queens_assembly_n{args.n}", [r], {"command": " ".join(
+            ["python benchmarks/queens_assembly.py", "--n", str(args.n), "--repeats", str(args.repeats)]
+            + (["--checkpoint", args.checkpoint] if args.checkpoint else []))})
+        return
+    sbs = side_by_side(args.repeats)
+    print_table(f"n = 18, one worker each: ratio {sbs['ratio']:.2f}", sbs["rows"], columns)
+    rows = []
+    for n in (14, 15, 16, 17):
+        for method in ("constellation", "assembly"):
+            rows.append(row(n, 2, method, [one_run(n, 2, method) for _ in range(args.repeats)]))
+    for n in (18, 19):
+        rows.append(row(n, 2, "assembly", [one_run(n, 2, "assembly") for _ in range(args.repeats)]))
+    print_table("2 workers", rows, columns)
+    write_results("queens_assembly", rows, {"side_by_side": sbs,
+                                            "command": "python benchmarks/queens_assembly.py"})
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,196 @@
+"""The assembly method's driver: its cases, its tasks, its memory, and one task's run.
+
+The kernels (assembly_kernel.py) count the solutions of a range of row sets E of one
+*case*. For even n there is one case: nothing in the middle. For odd n the middle row and
+column hold one queen (the centre) or two: one in the middle row, ``a`` columns east of
+the centre, one in the middle column, ``b`` rows south of it. The 8 symmetries of the
+square map these two to every sign and order of (a, b), and |a| = |b| puts them on one
+diagonal, so every solution has an image with 0 < a < b <= h: those cases are counted, 8
+times each (as in Kluev's program). A task is a case and a range of ranks of E: ``{"n",
+"case", "first", "count"}`` with case [0, 0] for the even board or the centre queen, and
+its result ``[solutions, half boards, key pairs]``.
+
+The quarter table is built once per process (``table``) and kept: it is what the method
+needs most memory for, and ``need_bytes`` says how much before anything is built.
+"""
+
+from __future__ import annotations
+
+import time
+from functools import lru_cache
+from math import comb
+
+import numpy as np
+
+from . import assembly_kernel as kernel
+
+# A board of four quarters with a queen in each half: n = 4 is the smallest with solutions.
+MIN_N = 4
+# How many cut bits the sieve may use: with 64 or more west groups a block, the groups'
+# loop costs more than the blocks it saves (n = 18 and 20, 3 to 8 tried).
+MAX_CUT = 6
+
+# Cells of the quarter table for h = 1..11, counted (and h = 12, 13 estimated at 9 times
+# the one before: the ratio grows from 7.1 to 8.9 over h = 7..11).
+QUARTER_CELLS = {1: 2, 2: 7, 3: 26, 4: 87, 5: 462, 6: 2635, 7: 16870, 8: 118969, 9: 915442, 10: 7535369,
+                 11: 66807234}
+for _h in (12, 13, 14):
+    QUARTER_CELLS[_h] = QUARTER_CELLS[_h - 1] * 9
+# Half boards of one E at most, per cell of the quarter table (n = 16..20 measured: 0.02-0.03);
+# ten arrays of 8 bytes each are kept per half board.
+HALF_PER_CELL = 0.05
+HALF_ARRAYS = 10
+
+
+def cases(n: int) -> list[tuple[int, int]]:
+    """The cases of an n x n board: [(0, 0)] for even n; for odd n the centre queen (0, 0)
+    and the pairs 0 < a < b <= h."""
+    h = n // 2
+    if n % 2 == 0:
+        return [(0, 0)]
+    return [(0, 0)] + [(a, b) for b in range(1, h + 1) for a in range(1, b)]
+
+
+@lru_cache(maxsize=64)
+def layout(n: int, case: tuple[int, int]) -> dict:
+    """Everything the kernel needs to know of a case but the quarter table."""
+    h = n // 2
+    odd = n % 2
+    a, b = case
+    all_rows = (1 << (2 * h)) - 1
+    east = ((1 << h) - 1) << h
+    west = (1 << h) - 1
+    fa = fd = 0
+    sym = 1 if not odd else (2 if case == (0, 0) else 0)
+    mult = 8 if odd and case != (0, 0) else 1
+    free_rows = all_rows
+    if odd and case == (0, 0):
+        fa, fd = 1 << (2 * h), 1 << (n - 1)
+    elif odd:
+        # queens at (h, h + a) and (h + b, h); the board without its middle row and column
+        # loses row h + b - 1 and column h + a - 1 (both counted from 0, east / south)
+        fa = (1 << (2 * h + a)) | (1 << (2 * h + b))
+        fd = (1 << (n - 1 - a)) | (1 << (n - 1 + b))
+        free_rows ^= 1 << (h + b - 1)
+        east ^= 1 << (h + a - 1)
+    lo_a = h + odd  # the crossing diagonals: bits lo .. lo + width - 1 of each direction
+    lo_d = n - h
+    width = n + h - 1 - lo_a
+    holes = [t for t in range(width) if fa >> (lo_a + t) & 1] + \
+            [width + t for t in range(width) if fd >> (lo_d + t) & 1]
+    # The cut bits: the crossing diagonals nearest the middle are the most often held (half
+    # of all halves each at n = 18), alternately of each direction. With the long-diagonal
+    # rule (even n) no east half holds a long diagonal: those bits would cut nothing.
+    skip = set(holes)
+    if sym == 1:
+        skip |= {n - 1 - lo_a, width + n - 1 - lo_d}
+    middle = (width - 1) / 2
+    order = sorted(range(width), key=lambda t: (abs(t - middle), t))
+    cand = [p for t in order for p in (t, width + t) if p not in skip][:MAX_CUT]
+    removed = sorted(holes, reverse=True)
+    cuts = [p - sum(1 for r in removed if r < p) for p in cand]  # places in the squeezed key
+    nbits = 2 * width - len(removed)
+    return {
+        "h": h, "free_rows": free_rows, "east": east, "west": west, "fa": fa, "fd": fd, "sym": sym,
+        "mult": mult, "lo_a": lo_a, "lo_d": lo_d, "width": width,
+        "removed": np.array(removed + [0], np.int64), "nremoved": len(removed),
+        "cuts": np.array(cuts + [0], np.int64), "maxcut": len(cuts),
+        "nchunks": max(1, -(-nbits // kernel.CHUNK)),
+        "sets": comb(bin(free_rows).count("1"), bin(east).count("1")),
+    }
+
+
+@lru_cache(maxsize=2)
+def table(h: int) -> tuple[np.ndarray, np.ndarray]:
+    """The quarter table of side h: (start, cells), the cells of key k in start[k]:start[k+1]."""
+    start = np.zeros((1 << (2 * h)) + 1, np.int64)
+    kernel.quarter(h, False, start, start)
+    np.cumsum(start, out=start)
+    cells = np.zeros(int(start[-1]), np.int64)
+    fill = start[:-1].copy()
+    kernel.quarter(h, True, fill, cells)
+    return start, cells
+
+
+@lru_cache(maxsize=2)
+def _widest(h: int) -> int:
+    return int(np.diff(table(h)[0]).max())
+
+
+def need_bytes(n: int, workers: int = 1) -> int:
+    """The memory a count of n needs: the quarter table (built once, before the workers
+    start, and shared with them) and each worker's arrays for the largest row set."""
+    h = n // 2
+    cells = QUARTER_CELLS[h]
+    return (4 ** h + 1) * 8 + cells * 8 + workers * int(cells * HALF_PER_CELL) * HALF_ARRAYS * 8
+
+
+def unique(n: int, total: int) -> int:
+    """The unique solutions from Q(n) = `total`, by Burnside's lemma: the classes under the 8
+    symmetries are the mean number of solutions each fixes. The identity fixes all, the
+    quarter turns R90(n) each, the half turn R180(n), and no reflection fixes any for
+    n >= 2 (symmetric_kernel.py says why): U(n) = (Q(n) + 2 R90(n) + R180(n)) / 8."""
+    from .symmetric_kernel import half_turn_count, quarter_turn_count
+
+    fixed = total + 2 * int(quarter_turn_count(n)) + int(half_turn_count(n))
+    if fixed % 8:
+        raise AssertionError(f"Q + 2 R90 + R180 = {fixed} for n={n} is not a multiple of 8")
+    return fixed // 8
+
+
+def tasks(n: int, target: int) -> list[dict]:
+    """The tasks of n: each case's row sets in about target / cases ranges of ranks."""
+    out = []
+    all_cases = cases(n)
+    per = max(1, target // len(all_cases))
+    for case in all_cases:
+        total = layout(n, case)["sets"]
+        parts = min(per, total)
+        step = -(-total // parts)
+        out += [{"n": n, "case": list(case), "first": f, "count": min(step, total - f)}
+                for f in range(0, total, step)]
+    return out
+
+
+def run_task(task: dict, shared: object = None) -> list[int]:
+    """One task's [solutions, half boards, key pairs]."""
+    n = task["n"]
+    case = tuple(task["case"])
+    lay = layout(n, case)
+    start, cells = table(lay["h"])
+    widest = _widest(lay["h"])
+    out = np.zeros(3, np.int64)
+    kernel.count_range(n, lay["h"], start, cells, lay["free_rows"], lay["east"], lay["west"], lay["fa"],
+                       lay["fd"], lay["sym"], lay["lo_a"], lay["lo_d"], lay["width"], lay["removed"],
+                       lay["nremoved"], lay["cuts"], lay["maxcut"], lay["nchunks"], widest, task["first"],
+                       task["count"], out)
+    return [int(out[0]) * lay["mult"], int(out[1]), int(out[2])]
+
+
+def sample_seconds(n: int, samples: int, seed: int) -> tuple[float, int]:
+    """Knuth-style estimate of a count's CPU time: the mean time of row sets drawn at random
+    in each case (the same number in each), times the case's row sets, summed. Returns the
+    seconds of one core and how many row sets were timed. Builds the quarter table."""
+    rng = np.random.default_rng(seed)
+    all_cases = cases(n)
+    per = max(2, -(-samples // len(all_cases)))
+    h = n // 2
+    table(h)
+    run_task({"n": n, "case": list(all_cases[0]), "first": 0, "count": 1})  # compiled, tables warm
+    total = 0.0
+    timed = 0
+    for case in all_cases:
+        sets = layout(n, case)["sets"]
+        spent = 0.0
+        for rank in rng.integers(0, sets, size=min(per, sets)):
+            t0 = time.perf_counter()
+            run_task({"n": n, "case": list(case), "first": int(rank), "count": 1})
+            spent += time.perf_counter() - t0
+            timed += 1
+        total += spent / min(per, sets) * sets
+    return total, timed
+
+
+def count(n: int) -> int:
+    """Q(n) in this process, one task a case (for the tests and small n)."""
+    return sum(run_task(t)[0] for t in tasks(n, 1))

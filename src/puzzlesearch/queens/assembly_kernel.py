@@ -1,0 +1,488 @@
+"""Counting kernels of the assembly method: whole boards from half boards, halves from quarters.
+
+The method is E. Kluev's (N-Queens-Count-Sol, 2022); the code here is our own. The board
+without its middle row and column (odd n) is four h x h quarters, h = n // 2. Every row
+of a solution has its queen in the east or the west half, and each half holds h queens
+(one per column), so a solution has a set E of h rows (fewer where a middle queen takes an
+east column) whose queens are east. For each E:
+
+1. **Half boards.** A north quarter placement with its queens in the north rows of E is
+   paired with every south one in the south rows of E and the other east columns; a pair
+   whose queens share a diagonal is dropped, the others are the east half boards. The
+   west ones are made alike from the rows not in E. The quarter placements come from one
+   table (``quarter``) of every placement on an h x h quarter with any rows empty, filed
+   by its rows and columns: a quarter is the same shape wherever it lies, and its
+   diagonals, shifted by its place, are the board's.
+2. **Counting.** An east and a west half make a solution exactly when no diagonal holds a
+   queen of both. Only the diagonals that cross from one half into the other matter: each
+   half is a key of those bits, and the count is the number of (east, west) pairs whose
+   keys are disjoint (``match``). The east keys are stored bit-transposed, 64 to a word and
+   eight words to a block of 512: for each bit, the word of those keys that do not have
+   it. A west key's count in a block is the popcount of the AND of the words of its bits;
+   the words of every 5-bit value of each 5-bit chunk are ANDed once per block, so a query
+   is one AND per chunk and eight popcounts per 512 keys.
+3. **Sieve.** The east keys are sorted by a few of the most often occupied bits (``cuts``),
+   and the west keys are grouped by them: a block whose keys all hold a cut bit is matched
+   only against the west groups without it.
+
+Symmetry (the ``sym`` argument): with nothing in the middle (even n), the flip top to
+bottom maps E to its reversal, so only one of E and its reversal is counted, twice. The
+diagonal reflections and the half turn keep both long diagonals and swap their two halves:
+the main one (rows = columns) runs through the north-west and south-east quarters, the
+other through the north-east and south-west. The solutions with a queen of a long diagonal
+in the east half are as many as those with it in the west half, so only east halves with
+neither long diagonal are kept, and a west half counts 2 for each long diagonal it holds.
+With the centre queen (odd n), E, its reversal, its complement and the reversal of that
+are counted once for all. Where two queens stand in the middle row and column, the driver
+counts one position of each class under the 8 symmetries, 8 times (assembly.py).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import intrinsic
+
+from puzzlesearch.engine.layers_kernel import popcount
+
+CHUNK = 5  # bits of a key per table lookup
+VALUES = 1 << CHUNK  # words per chunk and group
+VMASK = VALUES - 1
+GROUP = 8  # words of 64 keys in a block: 512 east keys are matched at once
+BLOCK = 64 * GROUP
+LOW32 = np.int64(0xFFFFFFFF)
+
+# --- the quarter table ------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def quarter(h, fill, start, cells):
+    """Every placement of non-attacking queens on an h x h quarter, at most one a row and a
+    column, any rows empty. Without `fill`, count them per key (``start[key + 1] += 1``);
+    with it, write each into ``cells[start[key]]`` and step ``start[key]``. The key is
+    ``rows << h | columns`` (local bit masks); a cell is ``anti | diff << 32``, the bits
+    ``i + j`` and ``i - j + h - 1`` of its queens at (row i, column j)."""
+    cm = np.zeros(h + 1, np.int64)
+    rm = np.zeros(h + 1, np.int64)
+    am = np.zeros(h + 1, np.int64)
+    dm = np.zeros(h + 1, np.int64)
+    nxt = np.zeros(h + 1, np.int64)  # the next choice of each row: -1 empty, else its column
+    depth = 0
+    nxt[0] = -1
+    while depth >= 0:
+        if depth == h:
+            key = (rm[h] << h) | cm[h]
+            if fill:
+                cells[start[key]] = am[h] | (dm[h] << 32)
+                start[key] += 1
+            else:
+                start[key + 1] += 1
+            depth -= 1
+            continue
+        c = nxt[depth]
+        if c >= h:
+            depth -= 1
+            continue
+        nxt[depth] = c + 1
+        if c < 0:
+            rm[depth + 1] = rm[depth]
+            cm[depth + 1] = cm[depth]
+            am[depth + 1] = am[depth]
+            dm[depth + 1] = dm[depth]
+        else:
+            a = np.int64(1) << (depth + c)
+            d = np.int64(1) << (depth - c + h - 1)
+            if (cm[depth] >> c) & 1 or am[depth] & a or dm[depth] & d:
+                continue
+            rm[depth + 1] = rm[depth] | (np.int64(1) << depth)
+            cm[depth + 1] = cm[depth] | (np.int64(1) << c)
+            am[depth + 1] = am[depth] | a
+            dm[depth + 1] = dm[depth] | d
+        depth += 1
+        nxt[depth] = -1
+
+
+# --- half boards ------------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def half_bound(h, start, rn, rs, cols):
+    """The number of (north, south) quarter pairs of a half: an upper bound of its boards."""
+    kn = popcount(rn)
+    total = 0
+    sub = cols
+    while True:
+        if popcount(sub) == kn:
+            k1 = (rn << h) | sub
+            k2 = (rs << h) | (cols ^ sub)
+            total += (start[k1 + 1] - start[k1]) * (start[k2 + 1] - start[k2])
+        if sub == 0:
+            break
+        sub = (sub - 1) & cols
+    return total
+
+
+@njit(cache=True, nogil=True)
+def half(n, h, start, cells, rn, rs, cols, south, co, fa, fd, mode, out_a, out_d, out_w, south_a, south_d):
+    """The half boards with queens in rows rn (north quarter) and rs (south quarter), one in
+    each column of `cols` (local masks), as the board's diagonal masks (bit r + c, and bit
+    r - c + n - 1) in out_a, out_d; returns how many. `south` and `co` are the south
+    quarter's first row and the half's first column on the board; fa, fd the diagonals the
+    middle queens hold. `mode` 1 (an east half, even n) drops the halves with a queen on a
+    long diagonal; 2 (a west half, even n) weighs each 2 per long diagonal it holds (out_w);
+    0 keeps all, weight 1. Returns -1 if they might not fit in the out arrays. south_a and
+    south_d are room for the largest entry of the quarter table."""
+    m = 0
+    kn = popcount(rn)
+    sa_n = co
+    sa_s = south + co
+    sd_n = n - h - co
+    sd_s = south - co + n - h
+    long_bit = np.int64(1) << (n - 1)
+    sub = cols
+    while True:
+        if popcount(sub) == kn:
+            k1 = (rn << h) | sub
+            k2 = (rs << h) | (cols ^ sub)
+            # the south quarter's placements, placed on the board and without those that
+            # meet a middle queen, once for all the north ones
+            ns = 0
+            for j in range(start[k2], start[k2 + 1]):
+                as_ = (cells[j] & LOW32) << sa_s
+                ds = (cells[j] >> 32) << sd_s
+                south_a[ns] = as_
+                south_d[ns] = ds
+                ns += ((as_ & fa) | (ds & fd)) == 0
+            if ns == 0:
+                if sub == 0:
+                    break
+                sub = (sub - 1) & cols
+                continue
+            if m + ns * (start[k1 + 1] - start[k1]) > out_a.shape[0]:
+                return -1  # the caller grows the arrays and asks again
+            for i in range(start[k1], start[k1 + 1]):
+                an = (cells[i] & LOW32) << sa_n
+                dn = (cells[i] >> 32) << sd_n
+                if (an & fa) | (dn & fd):
+                    continue
+                # branch-free: a third of the pairs clash, at random, and a mispredicted
+                # branch for each cost more than the rest of the loop (n = 18: 1.7 times)
+                for j in range(ns):
+                    a = an | south_a[j]
+                    d = dn | south_d[j]
+                    bad = (an & south_a[j]) | (dn & south_d[j])
+                    if mode == 1:
+                        bad |= (a | d) & long_bit
+                    out_a[m] = a
+                    out_d[m] = d
+                    if mode == 2:
+                        out_w[m] = np.int64(1) << (((a >> (n - 1)) & 1) + ((d >> (n - 1)) & 1))
+                    else:
+                        out_w[m] = 1
+                    m += bad == 0
+        if sub == 0:
+            break
+        sub = (sub - 1) & cols
+    return m
+
+
+@njit(cache=True, nogil=True)
+def keys(a, d, m, lo_a, lo_d, width, removed, nremoved, cutpos, ncut, out_key, out_cut):
+    """Each half's key: the `width` crossing diagonals of each direction (from bits lo_a
+    and lo_d), less the bits in `removed` (highest first: the middle queens' diagonals,
+    empty in every half); and its cut value, the key's bits at `cutpos`."""
+    mask = (np.int64(1) << width) - 1
+    for i in range(m):
+        x = ((a[i] >> lo_a) & mask) | (((d[i] >> lo_d) & mask) << width)
+        for t in range(nremoved):
+            p = removed[t]
+            x = (x & ((np.int64(1) << p) - 1)) | ((x >> (p + 1)) << p)
+        c = 0
+        for t in range(ncut):
+            c |= ((x >> cutpos[t]) & 1) << t
+        out_key[i] = x
+        out_cut[i] = c
+
+
+# --- counting disjoint pairs ------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def _sort_by_cut(key, cut, weight, m, nb, out_key, out_weight, first):
+    """Counting sort of key (and weight) by cut value; first[v] .. first[v + 1] hold value v."""
+    for v in range(nb + 1):
+        first[v] = 0
+    for i in range(m):
+        first[cut[i] + 1] += 1
+    for v in range(nb):
+        first[v + 1] += first[v]
+    for i in range(m):
+        v = cut[i]
+        p = first[v]
+        out_key[p] = key[i]
+        out_weight[p] = weight[i]
+        first[v] = p + 1
+    for v in range(nb, 0, -1):
+        first[v] = first[v - 1]
+    first[0] = 0
+
+
+@njit(cache=True, nogil=True)
+def _block_tables(ek, ecut, lo, cnt, nchunks, cols, table):
+    """The chunk tables of the east keys ek[lo:lo + cnt] (at most BLOCK): table[c, v, g] is
+    the word-g mask of the keys without any bit of value v in chunk c. Returns the cut bits
+    all of them hold."""
+    nbits = nchunks * CHUNK
+    common = np.int64(-1)
+    for g in range(GROUP):
+        left = cnt - 64 * g
+        if left >= 64:
+            valid = ~np.uint64(0)
+        elif left > 0:
+            valid = (np.uint64(1) << np.uint64(left)) - np.uint64(1)
+        else:
+            valid = np.uint64(0)
+        for k in range(nbits):
+            cols[k, g] = valid
+        for c in range(nchunks):
+            table[c, 0, g] = valid  # padding matches no query, not even an empty key
+    for i in range(cnt):
+        x = ek[lo + i]
+        common &= ecut[lo + i]
+        g = i >> 6
+        clear = ~(np.uint64(1) << np.uint64(i & 63))
+        while x:
+            low = x & (-x)
+            cols[_bit_index(low), g] &= clear
+            x ^= low
+    for c in range(nchunks):
+        for v in range(1, VALUES):
+            k = c * CHUNK + _bit_index(v & (-v))
+            prev = v & (v - 1)
+            for g in range(GROUP):
+                table[c, v, g] = table[c, prev, g] & cols[k, g]
+    return common
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _bit_index(low):
+    return trailing_zeros(low)
+
+
+@njit(cache=True, nogil=True)
+def match(ekey, ecut, me, wkey, wcut, wweight, mw, ncut, nchunks):
+    """Sum over the west keys of weight x the number of east keys disjoint from it."""
+    nb = 1 << ncut
+    ek = np.empty(me, np.int64)
+    ec = np.empty(me, np.int64)
+    ef = np.empty(nb + 1, np.int64)
+    _sort_by_cut(ekey, ecut, ecut, me, nb, ek, ec, ef)
+    wk = np.empty(mw, np.int64)
+    ww = np.empty(mw, np.int64)
+    wf = np.empty(nb + 1, np.int64)
+    _sort_by_cut(wkey, wcut, wweight, mw, nb, wk, ww, wf)
+    cols = np.empty((nchunks * CHUNK, GROUP), np.uint64)
+    table = np.empty((nchunks, VALUES, GROUP), np.uint64)
+    total = 0
+    full = nb - 1
+    for lo in range(0, me, BLOCK):
+        cnt = min(BLOCK, me - lo)
+        common = _block_tables(ek, ec, lo, cnt, nchunks, cols, table)
+        free = full & ~common  # the west groups this block can match
+        qg = free
+        while True:
+            for i in range(wf[qg], wf[qg + 1]):
+                s = and_count(table, wk[i], nchunks)
+                total += np.int64(s) * ww[i]
+            if qg == 0:
+                break
+            qg = (qg - 1) & free
+    return total
+
+
+@intrinsic
+def and_count(typingctx, table, q, nchunks):
+    """The number of keys of a block disjoint from the key q: the popcount of the AND, over
+    the chunks c < nchunks, of table[c, chunk c of q, :], as one vector of GROUP words (one
+    AVX-512 register where the CPU has them: 2.3 times faster than GROUP scalar words, whose
+    AND chains LLVM left unvectorised)."""
+    if not (isinstance(table, types.Array) and table.ndim == 3 and table.layout == "C"
+            and isinstance(q, types.Integer) and isinstance(nchunks, types.Integer)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        tab, qv, nc = args
+        data = context.make_array(signature.args[0])(context, builder, tab).data
+        i64 = ir.IntType(64)
+        vec = ir.VectorType(i64, GROUP)
+        qv = context.cast(builder, qv, signature.args[1], types.int64)
+        nc = context.cast(builder, nc, signature.args[2], types.int64)
+
+        def row(c):
+            shift = builder.mul(c, ir.Constant(i64, CHUNK))
+            v = builder.and_(builder.ashr(qv, shift), ir.Constant(i64, VMASK))
+            at = builder.add(builder.mul(c, ir.Constant(i64, VALUES)), v)
+            at = builder.mul(at, ir.Constant(i64, GROUP))
+            return builder.load(builder.bitcast(builder.gep(data, [at]), vec.as_pointer()), align=8)
+
+        acc = cgutils.alloca_once(builder, vec)
+        builder.store(row(ir.Constant(i64, 0)), acc)
+        with cgutils.for_range(builder, builder.sub(nc, ir.Constant(i64, 1))) as loop:
+            c = builder.add(loop.index, ir.Constant(i64, 1))
+            builder.store(builder.and_(builder.load(acc), row(c)), acc)
+        mod = builder.module
+        ctpop = cgutils.get_or_insert_function(mod, ir.FunctionType(vec, [vec]), f"llvm.ctpop.v{GROUP}i64")
+        total = cgutils.get_or_insert_function(mod, ir.FunctionType(i64, [vec]),
+                                               f"llvm.vector.reduce.add.v{GROUP}i64")
+        return builder.call(total, [builder.call(ctpop, [builder.load(acc)])])
+
+    return types.int64(table, q, nchunks), codegen
+
+
+@njit(cache=True, nogil=True)
+def match_plain(ekey, me, wkey, wweight, mw):
+    """The same sum by a double loop (for the tests)."""
+    total = 0
+    for i in range(mw):
+        for j in range(me):
+            if (ekey[j] & wkey[i]) == 0:
+                total += wweight[i]
+    return total
+
+
+# --- one task: a range of row sets ------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def binomial(a, b):
+    if b < 0 or b > a:
+        return np.int64(0)
+    r = np.int64(1)
+    for i in range(b):
+        r = r * (a - i) // (i + 1)
+    return r
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _reverse(x, width):
+    r = np.int64(0)
+    for i in range(width):
+        if (x >> i) & 1:
+            r |= np.int64(1) << (width - 1 - i)
+    return r
+
+
+@njit(cache=True, nogil=True)
+def count_range(n, h, start, cells, free_rows, east_cols, west_cols, fa, fd, sym, lo_a, lo_d, width,
+                removed, nremoved, cuts, maxcut, nchunks, widest, first, count, out):
+    """Count the solutions of the row sets E of ranks first .. first + count - 1 (colex order
+    of the subsets of free_rows, as many as east_cols has bits; rows and columns are those of
+    the board without its middle). out[0] gets the weighted sum of solutions, out[1] the
+    half boards made, out[2] the (east, west) key pairs matched. `widest` is the most
+    placements the quarter table holds under one key."""
+    k = popcount(east_cols)
+    pos = np.zeros(64, np.int64)  # the free rows, in order
+    nfree = 0
+    for r in range(2 * h):
+        if (free_rows >> r) & 1:
+            pos[nfree] = r
+            nfree += 1
+    x = np.int64(0)  # the colex unranking of `first` among k-subsets of nfree
+    rank = first
+    for i in range(k, 0, -1):
+        c = i - 1
+        while binomial(c + 1, i) <= rank:
+            c += 1
+        rank -= binomial(c, i)
+        x |= np.int64(1) << c
+    hmask = (np.int64(1) << h) - 1
+    south = h + (n & 1)
+    cap = 0
+    ea = np.empty(cap, np.int64)
+    ed = np.empty(cap, np.int64)
+    ew = np.empty(cap, np.int64)
+    wa = np.empty(cap, np.int64)
+    wd = np.empty(cap, np.int64)
+    ww = np.empty(cap, np.int64)
+    ek = np.empty(cap, np.int64)
+    ec = np.empty(cap, np.int64)
+    wk = np.empty(cap, np.int64)
+    wc = np.empty(cap, np.int64)
+    south_a = np.empty(widest, np.int64)
+    south_d = np.empty(widest, np.int64)
+    total = 0
+    halves = 0
+    pairs = 0
+    for step in range(count):
+        rows_e = np.int64(0)
+        y = x
+        while y:
+            low = y & (-y)
+            rows_e |= np.int64(1) << pos[_bit_index(low)]
+            y ^= low
+        rows_w = free_rows ^ rows_e
+        mult = 1
+        if sym == 1:
+            rev = _reverse(rows_e, 2 * h)
+            mult = 0 if rev < rows_e else (2 if rev > rows_e else 1)
+        elif sym == 2:
+            r1 = _reverse(rows_e, 2 * h)
+            r2 = rows_w
+            r3 = _reverse(rows_w, 2 * h)
+            if r1 < rows_e or r2 < rows_e or r3 < rows_e:
+                mult = 0
+            else:
+                mult = (1 + (r1 != rows_e) + (r2 != rows_e and r2 != r1)
+                        + (r3 != rows_e and r3 != r1 and r3 != r2))
+        if mult:
+            if cap == 0:  # a first guess, so that a short range is not spent growing arrays
+                cap = max(1024, 2 * half_bound(h, start, rows_e & hmask, rows_e >> h, east_cols >> h))
+                ea = np.empty(cap, np.int64)
+                ed = np.empty(cap, np.int64)
+                ew = np.empty(cap, np.int64)
+                wa = np.empty(cap, np.int64)
+                wd = np.empty(cap, np.int64)
+                ww = np.empty(cap, np.int64)
+                ek = np.empty(cap, np.int64)
+                ec = np.empty(cap, np.int64)
+                wk = np.empty(cap, np.int64)
+                wc = np.empty(cap, np.int64)
+            while True:
+                me = half(n, h, start, cells, rows_e & hmask, rows_e >> h, east_cols >> h, south, south, fa,
+                          fd, 1 if sym == 1 else 0, ea, ed, ew, south_a, south_d)
+                mw = 0
+                if me >= 0:
+                    mw = half(n, h, start, cells, rows_w & hmask, rows_w >> h, west_cols & hmask, south, 0,
+                              fa, fd, 2 if sym == 1 else 0, wa, wd, ww, south_a, south_d)
+                if me >= 0 and mw >= 0:
+                    break
+                cap = max(1024, 2 * cap)
+                ea = np.empty(cap, np.int64)
+                ed = np.empty(cap, np.int64)
+                ew = np.empty(cap, np.int64)
+                wa = np.empty(cap, np.int64)
+                wd = np.empty(cap, np.int64)
+                ww = np.empty(cap, np.int64)
+                ek = np.empty(cap, np.int64)
+                ec = np.empty(cap, np.int64)
+                wk = np.empty(cap, np.int64)
+                wc = np.empty(cap, np.int64)
+            halves += me + mw
+            if me and mw:
+                ncut = 0  # about one block of east keys per cut value
+                while ncut < maxcut and (BLOCK << (ncut + 1)) <= me:
+                    ncut += 1
+                keys(ea, ed, me, lo_a, lo_d, width, removed, nremoved, cuts, ncut, ek, ec)
+                keys(wa, wd, mw, lo_a, lo_d, width, removed, nremoved, cuts, ncut, wk, wc)
+                total += mult * match(ek, ec, me, wk, wc, ww, mw, ncut, nchunks)
+                pairs += me * mw
+        if step + 1 < count:  # the next k-subset in colex order (Gosper)
+            low = x & (-x)
+            r = x + low
+            x = (((r ^ x) >> 2) // low) | r
+    out[0] = total
+    out[1] = halves
+    out[2] = pairs
