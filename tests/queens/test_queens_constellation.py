@@ -123,5 +123,6 @@ def test_tasks_deal_out_every_constellation_once():
 
 
 def test_bad_method_is_refused():
-    with pytest.raises(ValueError, match="--method must be one of assembly, constellation, corner, got 'fast'"):
+    with pytest.raises(ValueError,
+                       match="--method must be one of assembly, constellation, corner, got 'fast'"):
         api.count(8, method="fast")
