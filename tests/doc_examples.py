@@ -213,6 +213,9 @@ SETUP: dict[str, list[tuple[str, ...]]] = {
 # Commands whose output depends on the machine's speed (an anytime search stopped by the
 # clock, a timed sample): shown as a real run once, never compared.
 TIMED = {
+    "puzzlesearch queens estimate -n 20": "times row sets drawn at random",
+    "puzzlesearch queens estimate -n 23 --workers 64":
+        "times row sets drawn at random (and builds the 0.5 GiB quarter table of n = 23)",
     "puzzlesearch topswops long -n 16 --seconds 10": "an anytime search stopped by the clock, on 2 threads",
     "puzzlesearch topswops estimate -n 12": "times a sample of the kernel, and `long` for a while",
     "puzzlesearch topswops long -n 10 --seconds 2 --workers 1":

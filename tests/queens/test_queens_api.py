@@ -238,7 +238,7 @@ def test_givens_are_parsed_once_into_one_value():
     (lambda: queens.count(63), "-n must be at most 62 (rows are 64-bit masks), got 63"),
     (lambda: queens.count(10**20), "-n must be at most 62 (rows are 64-bit masks), got 1000000000000000000"),
     (lambda: queens.count(28), "-n must be at most 27 to count all solutions (27 is the largest n ever "
-                               "counted, and would take about a century of CPU time here), got 28"),
+                               "counted, and would take decades of CPU time here), got 28"),
     (lambda: queens.count(8.0), "-n must be a whole number, got 8.0"),
     (lambda: queens.count(True), "-n must be a whole number, got True"),
     (lambda: queens.solutions(0), "-n must be at least 1, got 0"),

@@ -136,7 +136,7 @@ def test_bad_input():
 
 SIZE = "-n must be at most 62 (rows are 64-bit masks), got "
 COUNTING = ("-n must be at most 27 to count all solutions (27 is the largest n ever counted, and would take "
-            "about a century of CPU time here), got ")
+            "decades of CPU time here), got ")
 
 
 @pytest.mark.parametrize(("args", "call"), [

@@ -43,7 +43,7 @@ Givens(squares=((3, 6), (0, 2)), text='1:3,4:7', note='')
 Traceback (most recent call last):
 ...
 ValueError: -n must be at most 27 to count all solutions (27 is the largest n ever counted, \
-and would take about a century of CPU time here), got 30
+and would take decades of CPU time here), got 30
 """
 
 from __future__ import annotations
@@ -70,8 +70,9 @@ from .rules import Board, attacks
 # Rows are bits of a signed 64-bit integer, and the diagonal masks are shifted one place
 # past the board before they are cut back: 62 columns fit.
 MAX_N = 62
-# Counting all solutions: Q(27) (2016) is the largest count ever made; here n = 18 takes 80 s
-# of CPU and each further n about 7 times more, so n = 27 a century.
+# Counting all solutions: Q(27) (2016) is the largest count ever made. Here the assembly
+# method takes about 31 CPU-hours for n = 23 (queens estimate) and each further n about 8
+# times more, so n = 27 some decades, with a quarter table of about 40 GiB.
 MAX_COUNT_N = 27
 LIST_BATCH = 256  # solutions per kernel call of a listing
 
@@ -223,7 +224,7 @@ def count(
     if not given.squares and n > MAX_COUNT_N:
         raise ValueError(
             f"-n must be at most {MAX_COUNT_N} to count all solutions ({MAX_COUNT_N} is the largest n ever "
-            f"counted, and would take about a century of CPU time here), got {n}"
+            f"counted, and would take decades of CPU time here), got {n}"
         )
     if given.note:
         return Count(n, 0, 0, given.text, "complete", 0, 0, time.perf_counter() - t0, given.note)
@@ -310,7 +311,8 @@ def _count_assembly(n: int, run: RunOptions, workers: int, options: RunOptions, 
     todo = tasks.assembly_tasks(n)
     tasks.prepare_assembly(n)
     params = {"puzzle": "queens", "n": n, "method": "assembly"}
-    display = Display(label, "solutions", nodes=lambda r: r[0])
+    weight = assembly.task_weight if bar_enabled(run.progress) and n % 2 == 0 else None  # only for a bar
+    display = Display(label, "solutions", nodes=lambda r: r[0], weight=weight)
     results = _run(tasks.assembly_task, todo, quick, params=params, options=options, display=display)
     total = sum(r[0] for r in results)
     return Count(n, total, assembly.unique(n, total), "", "assembly", None, len(todo),
@@ -326,7 +328,8 @@ class Estimate:
     cpu_seconds: float  # of one core
     workers: int
     seconds: float  # cpu_seconds over the workers
-    memory_bytes: int  # for that many workers on this machine
+    memory_bytes: int  # for that many workers on this machine (they share the quarter table)
+    worker_bytes: int  # for one worker process alone (a Dask worker builds its own table)
     sampled: int  # row sets timed
     row_sets: int  # row sets of the whole count (all cases)
     seed: int
@@ -362,8 +365,8 @@ def estimate(
                    f"the estimate of n={n} (it builds the quarter table)")
     cpu, timed = interrupt.call(assembly.sample_seconds, n, samples, seed)
     sets = sum(assembly.layout(n, c)["sets"] for c in assembly.cases(n))
-    return Estimate(n, method, cpu, workers, cpu / workers, assembly.need_bytes(n, workers), timed, sets,
-                    seed)
+    return Estimate(n, method, cpu, workers, cpu / workers, assembly.need_bytes(n, workers),
+                    assembly.need_bytes(n, 1), timed, sets, seed)
 
 
 def _run(func: Callable, todo: list[dict], quick: bool, *, shared: object = None, **how: Any) -> list:

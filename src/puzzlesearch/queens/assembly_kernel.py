@@ -27,11 +27,12 @@ east column) whose queens are east. For each E:
 
 Symmetry (the ``sym`` argument): with nothing in the middle (even n), the flip top to
 bottom maps E to its reversal, so only one of E and its reversal is counted, twice. The
-diagonal reflections and the half turn keep both long diagonals and swap their two halves:
-the main one (rows = columns) runs through the north-west and south-east quarters, the
-other through the north-east and south-west. The solutions with a queen of a long diagonal
-in the east half are as many as those with it in the west half, so only east halves with
-neither long diagonal are kept, and a west half counts 2 for each long diagonal it holds.
+main long diagonal (rows = columns) runs through the north-west and south-east quarters,
+the other through the north-east and south-west. The mirror in the main diagonal keeps
+the main one square by square and swaps the two halves of the other; the mirror in the
+other diagonal does the reverse. So, for each long diagonal on its own, the solutions with
+its queen in the east half are as many as those with it in the west half: only east halves
+with neither long diagonal are kept, and a west half counts 2 for each one it holds.
 With the centre queen (odd n), E, its reversal, its complement and the reversal of that
 are counted once for all. Where two queens stand in the middle row and column, the driver
 counts one position of each class under the 8 symmetries, 8 times (assembly.py).
@@ -375,22 +376,26 @@ def _reverse(x, width):
     return r
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _multiplicity(rows_e, rows_w, sym, width):
+    """How many times the row set rows_e counts: 0 where an image of it is counted instead."""
+    if sym == 1:
+        rev = _reverse(rows_e, width)
+        return 0 if rev < rows_e else (2 if rev > rows_e else 1)
+    if sym == 2:
+        r1 = _reverse(rows_e, width)
+        r2 = rows_w
+        r3 = _reverse(rows_w, width)
+        if r1 < rows_e or r2 < rows_e or r3 < rows_e:
+            return 0
+        return 1 + (r1 != rows_e) + (r2 != rows_e and r2 != r1) + (r3 != rows_e and r3 != r1 and r3 != r2)
+    return 1
+
+
 @njit(cache=True, nogil=True)
-def count_range(n, h, start, cells, free_rows, east_cols, west_cols, fa, fd, sym, lo_a, lo_d, width,
-                removed, nremoved, cuts, maxcut, nchunks, widest, first, count, out):
-    """Count the solutions of the row sets E of ranks first .. first + count - 1 (colex order
-    of the subsets of free_rows, as many as east_cols has bits; rows and columns are those of
-    the board without its middle). out[0] gets the weighted sum of solutions, out[1] the
-    half boards made, out[2] the (east, west) key pairs matched. `widest` is the most
-    placements the quarter table holds under one key."""
-    k = popcount(east_cols)
-    pos = np.zeros(64, np.int64)  # the free rows, in order
-    nfree = 0
-    for r in range(2 * h):
-        if (free_rows >> r) & 1:
-            pos[nfree] = r
-            nfree += 1
-    x = np.int64(0)  # the colex unranking of `first` among k-subsets of nfree
+def _unrank(first, k):
+    """The k-subset of rank `first` in colex order, as a bit mask."""
+    x = np.int64(0)
     rank = first
     for i in range(k, 0, -1):
         c = i - 1
@@ -398,58 +403,94 @@ def count_range(n, h, start, cells, free_rows, east_cols, west_cols, fa, fd, sym
             c += 1
         rank -= binomial(c, i)
         x |= np.int64(1) << c
+    return x
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _next_subset(x):
+    """The next subset with as many bits in colex order (Gosper's hack)."""
+    low = x & (-x)
+    r = x + low
+    return (((r ^ x) >> 2) // low) | r
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _spread(x, pos):
+    """The rows of the free-row positions set in x."""
+    rows = np.int64(0)
+    while x:
+        low = x & (-x)
+        rows |= np.int64(1) << pos[_bit_index(low)]
+        x ^= low
+    return rows
+
+
+@njit(cache=True, nogil=True)
+def _free_positions(free_rows, width):
+    pos = np.zeros(64, np.int64)
+    nfree = 0
+    for r in range(width):
+        if (free_rows >> r) & 1:
+            pos[nfree] = r
+            nfree += 1
+    return pos
+
+
+@njit(cache=True, nogil=True)
+def task_work(h, start, free_rows, east_cols, west_cols, sym, first, count, samples):
+    """The work of the row sets of ranks first .. first + count - 1, from `samples` of them
+    evenly spaced: the mean of (east pairs) x (west pairs) of quarter placements over those
+    counted (0 for those left to an image), times `count`. For the progress bar."""
+    pos = _free_positions(free_rows, 2 * h)
+    k = popcount(east_cols)
+    hmask = (np.int64(1) << h) - 1
+    work = 0.0
+    taken = min(samples, count)
+    for s in range(taken):
+        rows_e = _spread(_unrank(first + (s * count) // taken, k), pos)
+        rows_w = free_rows ^ rows_e
+        if _multiplicity(rows_e, rows_w, sym, 2 * h):
+            east = half_bound(h, start, rows_e & hmask, rows_e >> h, east_cols >> h)
+            west = half_bound(h, start, rows_w & hmask, rows_w >> h, west_cols & hmask)
+            work += float(east) * float(west) + float(east + west)
+    return work * count / taken
+
+
+@njit(cache=True, nogil=True)
+def count_range(n, h, start, cells, free_rows, east_cols, west_cols, fa, fd, sym, lo_a, lo_d, width,
+                removed, nremoved, cuts, maxcut, nchunks, widest, first, count, work, out):
+    """Count the solutions of the row sets E of ranks first .. first + count - 1 (colex order
+    of the subsets of free_rows, as many as east_cols has bits; rows and columns are those of
+    the board without its middle). out[0] gets the weighted sum of solutions, out[1] the
+    half boards made, out[2] the (east, west) key pairs matched. `widest` is the most
+    placements the quarter table holds under one key. `work` is room for the half boards of
+    a row set (10 rows): the caller keeps it from task to task; a row set with more halves
+    gets arrays of its own."""
+    pos = _free_positions(free_rows, 2 * h)
+    x = _unrank(first, popcount(east_cols))
     hmask = (np.int64(1) << h) - 1
     south = h + (n & 1)
-    cap = 0
-    ea = np.empty(cap, np.int64)
-    ed = np.empty(cap, np.int64)
-    ew = np.empty(cap, np.int64)
-    wa = np.empty(cap, np.int64)
-    wd = np.empty(cap, np.int64)
-    ww = np.empty(cap, np.int64)
-    ek = np.empty(cap, np.int64)
-    ec = np.empty(cap, np.int64)
-    wk = np.empty(cap, np.int64)
-    wc = np.empty(cap, np.int64)
+    cap = work.shape[1]
+    ea = work[0]
+    ed = work[1]
+    ew = work[2]
+    wa = work[3]
+    wd = work[4]
+    ww = work[5]
+    ek = work[6]
+    ec = work[7]
+    wk = work[8]
+    wc = work[9]
     south_a = np.empty(widest, np.int64)
     south_d = np.empty(widest, np.int64)
     total = 0
     halves = 0
     pairs = 0
     for step in range(count):
-        rows_e = np.int64(0)
-        y = x
-        while y:
-            low = y & (-y)
-            rows_e |= np.int64(1) << pos[_bit_index(low)]
-            y ^= low
+        rows_e = _spread(x, pos)
         rows_w = free_rows ^ rows_e
-        mult = 1
-        if sym == 1:
-            rev = _reverse(rows_e, 2 * h)
-            mult = 0 if rev < rows_e else (2 if rev > rows_e else 1)
-        elif sym == 2:
-            r1 = _reverse(rows_e, 2 * h)
-            r2 = rows_w
-            r3 = _reverse(rows_w, 2 * h)
-            if r1 < rows_e or r2 < rows_e or r3 < rows_e:
-                mult = 0
-            else:
-                mult = (1 + (r1 != rows_e) + (r2 != rows_e and r2 != r1)
-                        + (r3 != rows_e and r3 != r1 and r3 != r2))
+        mult = _multiplicity(rows_e, rows_w, sym, 2 * h)
         if mult:
-            if cap == 0:  # a first guess, so that a short range is not spent growing arrays
-                cap = max(1024, 2 * half_bound(h, start, rows_e & hmask, rows_e >> h, east_cols >> h))
-                ea = np.empty(cap, np.int64)
-                ed = np.empty(cap, np.int64)
-                ew = np.empty(cap, np.int64)
-                wa = np.empty(cap, np.int64)
-                wd = np.empty(cap, np.int64)
-                ww = np.empty(cap, np.int64)
-                ek = np.empty(cap, np.int64)
-                ec = np.empty(cap, np.int64)
-                wk = np.empty(cap, np.int64)
-                wc = np.empty(cap, np.int64)
             while True:
                 me = half(n, h, start, cells, rows_e & hmask, rows_e >> h, east_cols >> h, south, south, fa,
                           fd, 1 if sym == 1 else 0, ea, ed, ew, south_a, south_d)
@@ -479,10 +520,8 @@ def count_range(n, h, start, cells, free_rows, east_cols, west_cols, fa, fd, sym
                 keys(wa, wd, mw, lo_a, lo_d, width, removed, nremoved, cuts, ncut, wk, wc)
                 total += mult * match(ek, ec, me, wk, wc, ww, mw, ncut, nchunks)
                 pairs += me * mw
-        if step + 1 < count:  # the next k-subset in colex order (Gosper)
-            low = x & (-x)
-            r = x + low
-            x = (((r ^ x) >> 2) // low) | r
+        if step + 1 < count:
+            x = _next_subset(x)
     out[0] = total
     out[1] = halves
     out[2] = pairs

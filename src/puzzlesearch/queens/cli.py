@@ -110,7 +110,9 @@ def estimate(n: int, method: str, for_workers: int | None, samples: int, seed: i
         return
     click.echo(f"n={e.n}  method={e.method}  row sets={e.row_sets:,} ({e.sampled} timed, seed {e.seed})")
     click.echo(f"expected: {_duration(e.cpu_seconds)} of CPU, {_duration(e.seconds)} on {e.workers} "
-               f"worker(s); memory {e.memory_bytes / 2**30:.2f} GiB")
+               f"worker(s)")
+    click.echo(f"memory: {e.worker_bytes / 2**30:.2f} GiB for one worker, {e.memory_bytes / 2**30:.2f} GiB "
+               f"for {e.workers} on one machine (they share the quarter table)")
 
 
 def _duration(seconds: float) -> str:

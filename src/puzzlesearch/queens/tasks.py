@@ -27,6 +27,7 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
+from puzzlesearch.engine import interrupt
 from puzzlesearch.engine.tasks import split
 
 from . import aot, edges
@@ -240,7 +241,8 @@ def prepare_assembly(n: int) -> None:
     from . import assembly
 
     assembly.count(6)
-    assembly.table(n // 2)
+    # in a helper thread, so that Ctrl-C is seen at once: the table of n = 22 takes seconds
+    interrupt.call(assembly.table, n // 2)
 
 
 # --- both ------------------------------------------------------------------------------------------
