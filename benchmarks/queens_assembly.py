@@ -15,13 +15,16 @@ The default run writes results/queens_assembly.json:
 ``--n 20`` (results/queens_assembly_n20.json) counts Q(20) on 2 workers: target 5 minutes
 and 8 GiB. ``--n 21 --checkpoint FILE`` (results/queens_assembly_n21.json) counts Q(21)
 once, resumable from the checkpoint: target 45 minutes and 16 GiB. Each of these also
-keeps what ``queens estimate`` said before the run, to compare.
+keeps what ``queens estimate`` said before the run, to compare. ``--estimates 22 23``
+(results/queens_assembly_estimates.json) keeps what ``queens estimate`` says of larger
+boards, for 2 workers and for a cluster of 64.
 
 ``cpu_s`` is the CPU time of one run, its worker processes included; ``peak_mib`` the
 largest resident set of one process (the quarter table is built before the workers are
 forked, so they share it and the sum of their sets overstates what the run uses).
 
-Usage: python benchmarks/queens_assembly.py [--n 20 | --n 21 --checkpoint FILE] [--repeats R]
+Usage: python benchmarks/queens_assembly.py [--n 20 | --n 21 --checkpoint FILE | --estimates N ...]
+       [--repeats R]
 """
 
 from __future__ import annotations
@@ -73,11 +76,25 @@ def row(n: int, workers: int, method: str, runs: list[dict]) -> dict:
     return out
 
 
-def estimate(n: int) -> dict:
+def estimate(n: int, workers: int = 2, samples: int = 300) -> dict:
     out = subprocess.run([sys.executable, "-m", "puzzlesearch", "queens", "estimate", "-n", str(n),
-                          "--workers", "2", "--json"], check=True, capture_output=True, text=True).stdout
+                          "--workers", str(workers), "--samples", str(samples), "--json"],
+                         check=True, capture_output=True, text=True).stdout
     e = json.loads(out)
-    return {"estimate_cpu_s": e["cpu_seconds"], "estimate_s": e["seconds"], "estimate_sampled": e["sampled"]}
+    return {"estimate_cpu_s": e["cpu_seconds"], "estimate_s": e["seconds"], "estimate_sampled": e["sampled"],
+            "estimate_memory_bytes": e["memory_bytes"], "row_sets": e["row_sets"]}
+
+
+def estimates(ns: list[int]) -> None:
+    rows = []
+    for n in ns:
+        e = estimate(n, 2)
+        rows.append({"n": n, "published": published(n)[0], **e,
+                     "cluster_workers": 64, "cluster_s": e["estimate_cpu_s"] / 64})
+    print_table("estimates", rows,
+                ["n", "estimate_cpu_s", "estimate_s", "cluster_s", "estimate_memory_bytes"])
+    command = "python benchmarks/queens_assembly.py --estimates " + " ".join(map(str, ns))
+    write_results("queens_assembly_estimates", rows, {"command": command})
 
 
 def side_by_side(repeats: int) -> dict:
@@ -95,8 +112,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, choices=(20, 21), help="only Q(20) or Q(21) on 2 workers")
     ap.add_argument("--checkpoint", help="checkpoint of the --n run (it resumes from it)")
+    ap.add_argument("--estimates", type=int, nargs="+", metavar="N", help="only estimate these n")
     ap.add_argument("--repeats", type=int, default=3)
     args = ap.parse_args()
+    if args.estimates:
+        estimates(args.estimates)
+        return
     columns = ["n", "method", "workers", "seconds", "cpu_s", "peak_mib", "solutions", "unique", "met"]
     if args.n:
         before = estimate(args.n)

@@ -104,6 +104,10 @@ CATALOG: dict[str, Entry] = {
     "queens.json": _script("python benchmarks/queens.py"),
     "queens_n20.json": Entry(True, _n20),
     "queens_solve.json": _script("python benchmarks/queens.py --solve"),
+    "queens_assembly.json": _script(None),  # keeps its command line
+    "queens_assembly_n20.json": _script(None, True),  # each keeps its command line
+    "queens_assembly_n21.json": _script(None, True),
+    "queens_assembly_estimates.json": _script(None),
     "pancake_13.json": _script(None, True),
     "layers.json": _script("python benchmarks/layers.py", True),
     "shuffle.json": _script("python benchmarks/shuffle.py"),

@@ -276,8 +276,9 @@ def queens_q(src: Sources) -> str:
     return (first + "\n\n" + table(["n", "Q(n)", "unique", "workers", "wall time", "record"], rows)
             + "\n\nQ(n) is OEIS [A000170](https://oeis.org/A000170) and the unique count "
             "[A002562](https://oeis.org/A002562); the benchmark checks every count against them. The "
-            "counts are by start constellations; the corner/rotation method (the cross-check) gives "
-            "the same counts in `queens.json`.")
+            "counts in this table are by start constellations; the corner/rotation method (the "
+            "cross-check) gives the same counts in `queens.json`, and the assembly method in "
+            "`queens_assembly.json`.")
 
 
 # ---------------------------------------------------------------------------- Results: pancakes
@@ -699,7 +700,7 @@ def gallery(src: Sources) -> str:
     game_n = site_computed.GAME_CARDS
     p13 = src.use("pancake_13.json").data["result"]
     burnt = pancake_histograms(src)["10 burnt pancakes"]
-    q20 = src.use("queens_n20.json").rows[0]
+    largest = src.use("queens_assembly_n21.json").rows[0]
     billion = src.use("games_frontier_billion.json").rows[0]
     heaps = re.search(r"10\^(\d+)", billion["case"]).group(1)
     survey = src.use("games_survey_3_100000.json").data["table"]
@@ -719,7 +720,7 @@ def gallery(src: Sources) -> str:
               f"most flips needed is {len(burnt) - 1}."),
         _card("queens-counts.svg", "N-Queens counts", "results.md#queens",
               f"**[N-Queens](queens.md)**: every solution and the unique ones, counted up to "
-              f"n = {q20['n']} (Q({q20['n']}) = {num(q20['solutions'])})."),
+              f"n = {largest['n']} (Q({largest['n']}) = {num(largest['solutions'])})."),
         _card("queens-board.svg", "An 8-queens board", "queens.md",
               f"**[{site_computed.BOARD_N} queens](queens.md)**: the first board the listing yields."),
         _card("hanoi-position.svg", "A Tower of Hanoi position", "hanoi.md",
@@ -734,3 +735,8 @@ def gallery(src: Sources) -> str:
               f"{survey['digits']} digits, each to at most {num(survey['count'])} heaps."),
     ]
     return '<div class="grid cards" markdown>\n\n' + "\n".join(cards) + "\n</div>"
+
+
+# The N-Queens assembly tables live in their own module; importing it registers them here,
+# so that every importer of this module sees every table.
+import site_queens  # noqa: E402, F401

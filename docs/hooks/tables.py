@@ -35,7 +35,7 @@ def limits() -> str:
     from puzzlesearch.hanoi import bfs
     from puzzlesearch.hanoi.rules import MAX_PEGS
     from puzzlesearch.queens import api as queens
-    from puzzlesearch.queens import construct
+    from puzzlesearch.queens import assembly, construct
     from puzzlesearch.shuffle import puzzle as shuffle
     from puzzlesearch.topswops import limits as t
     from puzzlesearch.topswops.longdecks import MAX_LONG
@@ -58,7 +58,11 @@ def limits() -> str:
          f"integers); 2 bits a state within the memory cap, up to {_n(layers_common.MAX_STATES)} states; "
          f"`--show` 0..{shuffle.MAX_SHOW:,}"),
         ("`queens count`",
-         f"1 ≤ n ≤ {queens.MAX_COUNT_N} for all solutions; with `--fixed`, n ≤ {queens.MAX_N}"),
+         f"1 ≤ n ≤ {queens.MAX_COUNT_N} for all solutions ({assembly.MIN_N} ≤ n with `--method assembly`, "
+         f"within the memory cap); with `--fixed`, n ≤ {queens.MAX_N}"),
+        ("`queens estimate`",
+         f"{assembly.MIN_N} ≤ n ≤ {queens.MAX_COUNT_N}; `--samples` 1..1,000,000; builds the quarter table, "
+         "within the memory cap"),
         ("`queens show`",
          f"1 ≤ n ≤ {queens.MAX_N} (without `--fixed`/`--unique` up to {construct.MAX_SOLVE_N:,}: "
          f"past n = {construct.SEARCH_N} the constructed board)"),

@@ -71,8 +71,9 @@ from .rules import Board, attacks
 # past the board before they are cut back: 62 columns fit.
 MAX_N = 62
 # Counting all solutions: Q(27) (2016) is the largest count ever made. Here the assembly
-# method takes about 31 CPU-hours for n = 23 (queens estimate) and each further n about 8
-# times more, so n = 27 some decades, with a quarter table of about 40 GiB.
+# method would take about 39 CPU-hours for n = 23 (benchmarks/results/
+# queens_assembly_estimates.json) and each further n about 7 times more, so n = 27 some
+# decades, with a quarter table of about 40 GiB.
 MAX_COUNT_N = 27
 LIST_BATCH = 256  # solutions per kernel call of a listing
 
@@ -181,9 +182,10 @@ def _conflict(pairs: list[tuple[int, int]]) -> str:
 
 
 METHODS = ("assembly", "constellation", "corner")
-# From this n on, the assembly method is the default: it is faster from there on
-# (benchmarks/results/queens_assembly.json); below, the constellations are.
-ASSEMBLY_FROM = 16
+# From this n on, the assembly method is the default: on 2 workers it takes 3.1 s for n = 17
+# where the constellations take 4.6 s; at n = 16 the two tie at about 1 s, and below the
+# constellations are faster (benchmarks/results/queens_assembly.json).
+ASSEMBLY_FROM = 17
 
 
 def default_method(n: int) -> str:

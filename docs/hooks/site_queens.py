@@ -1,0 +1,78 @@
+"""The tables of the N-Queens assembly method, rendered from its records.
+
+``benchmarks/queens_assembly.py`` writes four records: the side-by-side run and the
+2-worker rows (queens_assembly.json), the counts of Q(20) and Q(21)
+(queens_assembly_n20.json, queens_assembly_n21.json, frontier records), and the
+estimates of larger boards (queens_assembly_estimates.json). Importing this module
+registers its renderers with site_tables.
+"""
+
+from __future__ import annotations
+
+from site_tables import Sources, at_most, mib, num, renders, secs, table
+
+RECORDS = ("queens_assembly_n20.json", "queens_assembly_n21.json")
+
+
+def _met(flag: str) -> str:
+    return "met" if flag == "yes" else "missed"
+
+
+def _gib(nbytes: float) -> str:
+    return f"{nbytes / 2**30:.2f} GiB"
+
+
+@renders("benchmarks", "queens-assembly")
+def bench_assembly(src: Sources) -> str:
+    rec = src.use("queens_assembly.json")
+    sbs = rec.data["side_by_side"]
+    side = [[r["method"], secs(r["seconds"]), ", ".join(secs(x) for x in r["runs"]), secs(r["cpu_s"]),
+             mib(r["peak_mib"])] for r in sbs["rows"]]
+    cells: dict[int, dict[str, dict]] = {}
+    for r in rec.rows:
+        cells.setdefault(r["n"], {})[r["method"]] = r
+    rows = []
+    for n, by in sorted(cells.items()):
+        a = by.get("assembly", {})
+        c = by.get("constellation")
+        target = f"{at_most(a['target_s'])}: {_met(a['met'])}" if "target_s" in a else ""
+        rows.append([n, secs(c["seconds"]) if c else "—", secs(a.get("seconds")), secs(a.get("cpu_s")),
+                     target])
+    big = []
+    for name in RECORDS:
+        r = src.use(name).rows[0]
+        big.append([r["n"], secs(r["seconds"]), secs(r["cpu_s"]), secs(r["estimate_s"]), mib(r["peak_mib"]),
+                    f"{at_most(r['target_s'])}: {_met(r['met'])}",
+                    f"≤ {r['memory_target_mib'] // 1024} GiB: {_met(r['memory_met'])}"])
+    return ("Side by side at n = 18, one worker each, the runs taken in turn:\n\n"
+            + table(["method", "wall time (median)", "runs", "CPU", "peak"], side)
+            + f"\n\nThe assembly method is {sbs['ratio']:.2f} times faster per core "
+              f"(target {sbs['target']:g}×: {_met(sbs['met'])}).\n\nOn 2 workers (medians of the runs "
+              "the record keeps; every count checked against A000170 and A002562):\n\n"
+            + table(["n", "constellation", "assembly", "assembly CPU", "target"], rows)
+            + "\n\nThe largest counts, on 2 workers, with what `queens estimate` said before each run "
+              "(peak: the largest process; the workers share the quarter table):\n\n"
+            + table(["n", "wall time", "CPU", "estimated", "peak", "time target", "memory target"], big))
+
+
+@renders("results", "queens-assembly")
+def results_assembly(src: Sources) -> str:
+    rows = []
+    for name in RECORDS:
+        r = src.use(name).rows[0]
+        rows.append([r["n"], f"**{num(r['solutions'])}**", f"**{num(r['unique'])}**", r["workers"],
+                     secs(r["seconds"]), secs(r["cpu_s"]), name])
+    est = src.use("queens_assembly_estimates.json")
+    erows = [[r["n"], num(r["published"]), num(r["row_sets"]), secs(r["estimate_cpu_s"]),
+              secs(r["estimate_s"]), secs(r["cluster_s"]), _gib(r["estimate_memory_bytes"])]
+             for r in est.rows]
+    commands = "\n".join(f"puzzlesearch queens count -n {r['n']} --scheduler tcp://HOST:8786 "
+                         f"--checkpoint q{r['n']}.sqlite" for r in est.rows)
+    return (table(["n", "Q(n)", "unique", "workers", "wall time", "CPU", "record"], rows)
+            + "\n\nBy the assembly method; the unique counts by Burnside's lemma from the solutions "
+              "fixed by the half and quarter turns. Larger boards, as `queens estimate` sees them "
+              "(CPU time of one core; the cluster column is that time over 64 workers):\n\n"
+            + table(["n", "published Q(n)", "row sets", "CPU", "2 workers", "64 workers",
+                     "memory, 2 workers"], erows)
+            + "\n\nOn a Dask cluster ([Long searches](long-searches.md)), with a checkpoint:\n\n"
+            + "```\n" + commands + "\n```")
