@@ -1,20 +1,22 @@
 """N-Queens, the public API: count all and unique solutions, list them, complete given queens.
 
 ``count(n)`` counts all solutions and the unique ones (one per class under the 8
-symmetries of the square) in one search, by start constellations (constellation.py) or
-with the corner/rotation method (corner.py), the cross-check; with given queens, or for
-n < 4 where those methods have nothing to hold on to, it counts completions with the
-plain backtracker (complete.py). Either search is split into tasks (tasks.py) that the
-engine runs in this process, on local worker processes or on a Dask cluster, with an
-optional checkpoint to resume from (``run: RunOptions``).
+symmetries of the square): from half boards (assembly.py, the default from n = 17), or
+in one search by start constellations (constellation.py) or with the corner/rotation
+method (corner.py), the cross-check; with given queens, or for n < 4 where those methods
+have nothing to hold on to, it counts completions with the plain backtracker
+(complete.py). Each count is split into tasks (tasks.py) that the engine runs in this
+process, on local worker processes or on a Dask cluster, with an optional checkpoint to
+resume from (``run: RunOptions``). ``estimate(n)`` says what an assembly count would take.
 
 ``solutions(n)`` lists solutions lazily, in lexicographic order, one batch per kernel call.
 
-The counting kernels of both methods come from ``aot.kernels()``: compiled ahead of time
-when possible, so that counting all solutions does not import numba, else the JIT kernels
-(constellation.py, corner.py). The modules with JIT kernels are imported only by the
-paths that use them: completions and listings use complete.py's, and a count of n >= 20
-in this process its method's, which let Ctrl-C through (``tasks.JIT_IN_PROCESS_N``).
+The counting kernels of the two backtracking methods come from ``aot.kernels()``:
+compiled ahead of time when possible, so that counting does not import numba, else the
+JIT kernels (constellation.py, corner.py); the assembly kernels are JIT only. The
+modules with JIT kernels are imported only by the paths that use them: completions and
+listings use complete.py's, and a count of n >= 20 in this process its method's, which
+let Ctrl-C through (``tasks.JIT_IN_PROCESS_N``).
 
 Boards are tuples of 0-based columns, one per row (``rules.Board``, a tuple that a notebook
 shows as a chess board; ``plot`` draws one into a file); given queens are a mapping
@@ -207,10 +209,12 @@ def count(
     `run` says where the tasks run (the engine's worker policy: boards up to 12 in this
     process unless asked otherwise), the checkpoint, and whether to draw progress.
     Counting all solutions goes up to MAX_COUNT_N; completions of given queens up to MAX_N.
-    `method` counts all solutions by start constellations (constellation.py, the default:
-    about 10% less CPU than the other at n = 17 on one worker, benchmarks/results/queens.json)
-    or with the corner/rotation method (corner.py):
-    two independent searches. Completions of given queens have their own search.
+    `method` counts all solutions from half boards ("assembly", assembly.py: the default
+    from ASSEMBLY_FROM on), by start constellations (constellation.py, the default below:
+    about 10% less CPU than the corner method at n = 17 on one worker,
+    benchmarks/results/queens.json) or with the corner/rotation method (corner.py): three
+    independent counts. The assembly method gets the unique count by Burnside's lemma
+    (assembly.unique). Completions of given queens have their own search.
     """
     t0 = time.perf_counter()
     if method is not None and method not in METHODS:
