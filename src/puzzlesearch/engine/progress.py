@@ -43,6 +43,15 @@ def si(x: float) -> str:
     return f"{x:.0f}"
 
 
+def duration(seconds: float) -> str:
+    """An expected time for people: seconds, minutes or hours."""
+    if seconds < 120:
+        return f"{seconds:.3g} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.1f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
 def clock(seconds: float) -> str:
     s = int(round(seconds))
     return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}"
@@ -178,4 +187,4 @@ class Meter:
             self._bar.stop()
 
 
-__all__ = ["Display", "Meter", "Progress", "bar_enabled", "clock", "si"]
+__all__ = ["Display", "Meter", "Progress", "bar_enabled", "clock", "duration", "si"]

@@ -19,6 +19,7 @@ import numpy as np
 
 from puzzlesearch import clikit
 from puzzlesearch.engine.options import RunOptions
+from puzzlesearch.engine.progress import duration
 
 from . import api, construct, pictures
 from .api import Board
@@ -109,20 +110,10 @@ def estimate(n: int, method: str, for_workers: int | None, samples: int, seed: i
         clikit.emit_json(e)
         return
     click.echo(f"n={e.n}  method={e.method}  row sets={e.row_sets:,} ({e.sampled} timed, seed {e.seed})")
-    click.echo(f"expected: {_duration(e.cpu_seconds)} of CPU, {_duration(e.seconds)} on {e.workers} "
+    click.echo(f"expected: {duration(e.cpu_seconds)} of CPU, {duration(e.seconds)} on {e.workers} "
                f"worker(s)")
     click.echo(f"memory: {e.worker_bytes / 2**30:.2f} GiB for one worker, {e.memory_bytes / 2**30:.2f} GiB "
                f"for {e.workers} on one machine (they share the quarter table)")
-
-
-def _duration(seconds: float) -> str:
-    if seconds < 120:
-        return f"{seconds:.3g} s"
-    if seconds < 7200:
-        return f"{seconds / 60:.1f} min"
-    if seconds < 3 * 86400:
-        return f"{seconds / 3600:.1f} h"
-    return f"{seconds / 86400:.1f} days"
 
 
 @queens.command()

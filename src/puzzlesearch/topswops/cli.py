@@ -196,7 +196,7 @@ def estimate(n: int, for_workers: int | None, probes: int, seed: int, run: RunOp
     """The forward search's size for n by Knuth's random probes, and its expected time."""
     with clikit.library_call():
         e = api.estimate(n, probes=probes, seed=seed, run=run.but(workers=for_workers))
-    from .probes import duration  # loaded by the estimate already
+    from puzzlesearch.engine.progress import duration
 
     if as_json:
         clikit.emit_json(e)

@@ -33,13 +33,14 @@ import time
 from dataclasses import asdict, dataclass
 
 from puzzlesearch.engine.options import RunOptions, cores
+from puzzlesearch.engine.progress import duration
 from puzzlesearch.topswops import known, rules
 from puzzlesearch.topswops.bottom import Bottom, bottom_bound
 from puzzlesearch.topswops.bounds import first_target
 from puzzlesearch.topswops.forward import Tree, own_bounds
 from puzzlesearch.topswops.limits import MAX_LONG_WORKERS
 from puzzlesearch.topswops.longdecks import long_decks
-from puzzlesearch.topswops.probes import Preview, duration, long_time, preview
+from puzzlesearch.topswops.probes import Preview, long_time, preview
 
 #: from this n on, the deep search estimates itself (Knuth's probes, about 2 s) and says so first
 ESTIMATE_FROM = 15

@@ -65,15 +65,6 @@ def long_time(n: int) -> float:
     return min(10.0, 0.04 * 2 ** (n / 2))
 
 
-def duration(seconds: float) -> str:
-    """An expected time for people: seconds, minutes or hours."""
-    if seconds < 120:
-        return f"{seconds:.3g} s"
-    if seconds < 7200:
-        return f"{seconds / 60:.1f} min"
-    return f"{seconds / 3600:.1f} h"
-
-
 def check(n: object) -> int:
     n = whole(n, "n")
     if not 1 <= n <= MAX_FORWARD:
@@ -199,5 +190,5 @@ def preview(tree: Tree, workers: int, probes: int = 100_000, seed: int = 0, samp
                    seconds=nodes / (rate * workers) if rate > 0 else 0.0)
 
 
-__all__ = ["SUBTREE", "Estimate", "Preview", "Probes", "check", "duration", "estimate", "long_time",
+__all__ = ["SUBTREE", "Estimate", "Preview", "Probes", "check", "estimate", "long_time",
            "preview", "probe"]
