@@ -101,5 +101,5 @@ def test_solve_both_cross_checks_and_stores_its_answer(tmp_path):
 def test_limits_are_refused_with_a_reason():
     with pytest.raises(ValueError, match="n <= 15"):
         backward.solve_backward(16)
-    with pytest.raises(ValueError, match="n <= 16"):
-        forward.search(Tree(17, [0] * 17, 1), RunOptions(workers=1))
+    with pytest.raises(ValueError, match="n <= 32"):
+        forward.search(Tree(33, [0] * 33, 1), RunOptions(workers=1))

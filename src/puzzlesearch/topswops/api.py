@@ -30,7 +30,7 @@ store (known.py).
 Traceback (most recent call last):
 ...
 ValueError: --mode both supports n <= 15 (the backward search packs a deck in 64 bits), got n=16; \
---mode forward goes to n = 16
+--mode forward goes to n = 32
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from puzzlesearch.engine.options import RunOptions, cores
 from puzzlesearch.engine.params import whole
 from puzzlesearch.engine.store import saving
 from puzzlesearch.topswops import known, pictures, rules
-from puzzlesearch.topswops.limits import DEEP_FROM, MAX_LONG_WORKERS, check_n
+from puzzlesearch.topswops.limits import BOUNDS_ON_THE_WAY, DEEP_FROM, MAX_LONG_WORKERS, check_n
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -120,6 +120,20 @@ def _check_solve(n: object, mode: str, run: RunOptions, deep: bool | None,
     return n, start is not None or (DEEP_FROM <= n if deep is None else deep), start
 
 
+def _check_bounds(n: int, run: RunOptions) -> None:
+    """Refuse a forward search whose bounds would include a long run of its own: f(m) for
+    m > BOUNDS_ON_THE_WAY missing from the results store."""
+    missing = known.missing_f(range(BOUNDS_ON_THE_WAY + 1, n), run.store)
+    if missing:
+        m = missing[-1]
+        raise ValueError(f"the forward search for n={n} needs f({missing[0]})"
+                         + (f"..f({m})" if m > missing[0] else "")
+                         + f" in the results store, each a long run of its own; solve "
+                         + ("it" if m == missing[0] else "them")
+                         + f" first with `puzzlesearch topswops solve -n {missing[0]} --mode forward`"
+                         + (" and up" if m > missing[0] else "") + " (the same --store)")
+
+
 def solve(n: int = 10, mode: str = "both", *, run: RunOptions = RunOptions(),  # noqa: B008
           deep: bool | None = None, start: str | Iterable[int | str] | None = None) -> Solution:
     """f(n) by the backward search, the forward search, or both (then cross-checked).
@@ -137,6 +151,8 @@ def solve(n: int = 10, mode: str = "both", *, run: RunOptions = RunOptions(),  #
     """
     n, deep, start = _check_solve(n, mode, run, deep, start)
     run.check_paths(store=True)
+    if mode != "backward":
+        _check_bounds(n, run)
     from puzzlesearch.topswops import backward, forward
     from puzzlesearch.topswops import plan as planning
 
@@ -205,7 +221,7 @@ def long(n: int, seconds: float = 60.0, seed: int = 0,
 
 def estimate(n: int, probes: int = 200_000, seed: int = 0, *,
              run: RunOptions = RunOptions()) -> Estimate:  # noqa: B008
-    """Knuth's random-probe estimate of the forward search's nodes for n (n <= 16), and
+    """Knuth's random-probe estimate of the forward search's nodes for n (n <= 32), and
     its expected time on ``run.workers`` workers (default: all cores), with the bounds
     of the results store ``run.store`` (probes.py)."""
     _check_run(run, "estimate runs in this process")

@@ -37,7 +37,8 @@ from puzzlesearch.engine.run import run_tasks
 from puzzlesearch.topswops import calls, known
 from puzzlesearch.topswops.bounds import bound_array, first_target, pruned
 from puzzlesearch.topswops.forward_kernel import Found, forward_kernel
-from puzzlesearch.topswops.limits import LONG_FROM, check_n
+from puzzlesearch.topswops.limits import LONG_FROM, MAX_PACKED, check_n
+from puzzlesearch.topswops.wide_kernel import wide_kernel
 
 #: The split: the first depth with at least SPLIT_AT_LEAST choice prefixes, dealt into
 #: TASKS tasks (>= 50 per worker up to 4 workers; fewer, larger tasks cost the parent
@@ -100,6 +101,12 @@ class ForwardResult:
     bottom: int | None = None  # the bound on steps left once card n is at the bottom (bottom.py), if any
 
 
+def kernel(n: int):
+    """The kernel for decks of n cards: packed 4 bits a card up to MAX_PACKED cards
+    (forward_kernel.py), a row of bytes beyond (wide_kernel.py). Both walk the same tree."""
+    return forward_kernel if n <= MAX_PACKED else wide_kernel
+
+
 def search_below(n: int, bound: np.ndarray, target: int, prefix: np.ndarray = _NO_PREFIX,
                  split_depth: int = 0, *, every: bool = False, in_engine: bool = False,
                  meter: Meter | None = None) -> Found:
@@ -114,8 +121,8 @@ def search_below(n: int, bound: np.ndarray, target: int, prefix: np.ndarray = _N
     def run(cap: int) -> Found:
         args = (n, bound, target, prefix, split_depth, cap, nodes, not every)
         if in_engine:
-            return Found._make(forward_kernel(*args))
-        return Found._make(calls.call(forward_kernel, *args, meter=meter, nodes=nodes))
+            return Found._make(kernel(n)(*args))
+        return Found._make(calls.call(kernel(n), *args, meter=meter, nodes=nodes))
 
     return calls.until_it_fits(run, needed=lambda found: max(found.count, found.npaths))
 
@@ -260,5 +267,5 @@ def own_bounds(n: int, store: str | None = None, *, progress: bool = False) -> l
     return bounds
 
 
-__all__ = ["SPLIT_AT_LEAST", "TASKS", "ForwardResult", "Tree", "forward_task", "merge", "own_bounds", "part",
-           "search", "search_below", "split_tasks"]
+__all__ = ["SPLIT_AT_LEAST", "TASKS", "ForwardResult", "Tree", "forward_task", "kernel", "merge",
+           "own_bounds", "part", "search", "search_below", "split_tasks"]

@@ -1,10 +1,11 @@
 """The sizes each search supports, and the one check of n (in the words the command line prints);
 also the n from which the deep forward search is the default, and `long`'s most workers.
 
-Both limits come from packing a deck 4 bits a card into one 64-bit word (packed.py): the
-backward search keeps 0 for an undetermined position, so its values 1..n must fit in
-1..15; the forward search stores the values 1..n as 0..n-1. This module imports no numba,
-so that checking a size costs nothing.
+The backward search packs a deck 4 bits a card into one 64-bit word (packed.py), 0 for
+an undetermined position, so its values 1..n must fit in 1..15. The forward search packs
+the values 1..16 as 0..15 the same way (forward_kernel.py), and beyond 16 cards keeps a
+deck as a row of at most 32 bytes (wide_kernel.py). This module imports no numba, so that
+checking a size costs nothing.
 """
 
 from __future__ import annotations
@@ -13,8 +14,10 @@ from puzzlesearch.engine.params import whole
 
 #: the backward search packs a deck in 64 bits, 0 = undetermined: n <= 15
 MAX_BACKWARD = 15
-#: the forward search packs the values 1..16 as 0..15: n <= 16
-MAX_FORWARD = 16
+#: the forward search packs the values 1..16 as 0..15 up to this n (forward_kernel.py)
+MAX_PACKED = 16
+#: and keeps a deck as a row of 32 bytes beyond (wide_kernel.py): n <= 32
+MAX_FORWARD = 32
 #: from this n on a search takes seconds or more: the forward search is split for all
 #: cores by default, and a search running in this process shows a progress meter
 LONG_FROM = 13
@@ -23,6 +26,9 @@ LONG_FROM = 13
 #: 1.26e8) gains less than `long` and the bound cost on a first run (3.6 + 3.2 s); from
 #: n = 14 on they are a small part of the search
 DEEP_FROM = 14
+#: the largest f(m) a search computes on the way, in this process, when the results store
+#: lacks it (f(15): minutes); from f(16) on each is a long run of its own, asked for by name
+BOUNDS_ON_THE_WAY = 15
 #: `long` runs its workers as threads of this one process, sharing its beams' memory
 MAX_LONG_WORKERS = 1024
 
@@ -37,9 +43,10 @@ def check_n(n: object, mode: str) -> int:
         raise ValueError(f"--mode {mode} supports n <= {MAX_BACKWARD} (the backward search packs a deck in "
                          f"64 bits), got n={n}; --mode forward goes to n = {MAX_FORWARD}")
     if n > MAX_FORWARD:
-        raise ValueError(f"--mode forward supports n <= {MAX_FORWARD} (decks are packed 4 bits a card), "
-                         f"got n={n}")
+        raise ValueError(f"--mode forward supports n <= {MAX_FORWARD} (a deck is a row of at most "
+                         f"{MAX_FORWARD} bytes), got n={n}")
     return n
 
 
-__all__ = ["DEEP_FROM", "LONG_FROM", "MAX_BACKWARD", "MAX_FORWARD", "MAX_LONG_WORKERS", "check_n"]
+__all__ = ["BOUNDS_ON_THE_WAY", "DEEP_FROM", "LONG_FROM", "MAX_BACKWARD", "MAX_FORWARD", "MAX_LONG_WORKERS", "MAX_PACKED",
+           "check_n"]

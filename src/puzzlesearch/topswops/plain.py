@@ -6,6 +6,8 @@ on lists and dicts, a few hundred times slower: for small n only.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from puzzlesearch.topswops.bounds import first_target
 
 
@@ -35,11 +37,14 @@ def backward(n: int) -> tuple[int, list[tuple[int, ...]]]:
     return best, sorted(found)
 
 
-def forward(n: int, bounds: list[int]) -> tuple[int, list[tuple[int, ...]]]:
+def forward(n: int, bounds: list[int], target: int | None = None,
+            prefix: Sequence[int] = ()) -> tuple[int, list[tuple[int, ...]]]:
     """forward.search's branch-and-bound in plain recursive Python, on lists
-    (small n). Placeholders are -j; returns (f(n), every deck reaching it)."""
+    (small n, or a small subtree). Placeholders are -j; returns (f(n), every deck reaching
+    it). `target`: the first target (default f(n-1) + 1); `prefix`: search only below
+    these first choices, as the kernels do below a task's prefix."""
     best, found = -1, []
-    target = first_target(bounds, n)
+    target = first_target(bounds, n) if target is None else target
 
     def leaf(steps: int, chosen: dict[int, int]) -> None:
         nonlocal best, found, target
@@ -61,6 +66,8 @@ def forward(n: int, bounds: list[int]) -> tuple[int, list[tuple[int, ...]]]:
         if not allowed:
             leaf(steps, {**chosen, j: 1})
             return
+        if len(chosen) < len(prefix):
+            allowed = [v for v in allowed if v == prefix[len(chosen)]]
         for v in allowed:
             now = {**chosen, j: v}
             d = [v, *deck[1:]]
