@@ -10,6 +10,8 @@ kernels to their plain-Python versions at a small n.
     python benchmarks/topswops.py --estimate [--sizes 13-15]              (`estimate`)
     python benchmarks/topswops.py --deadline [--repeats 3]        (`long --seconds`: wall time, cached or not)
     python benchmarks/topswops.py --frontier 15 [--start DECK] [--checkpoint F] (f(15), f(16))
+    python benchmarks/topswops.py --wide [--repeats 3]   (the kernel past 16 cards against the packed one)
+    python benchmarks/topswops.py --plan 17 [--seconds 60] [--store S]   (`estimate`: the plan for f(17))
 
 Targets (Knuth's C on one core of a machine like this): forward n=14 <= 40 s
 (C: 40 s), backward n=12 <= 3 s (C: 2.9 s), first compilation <= 20 s, cached start <= 2 s.
@@ -270,6 +272,67 @@ def frontier(args: argparse.Namespace) -> None:
     write_results(f"topswops_f{n}", [row], {"load_average": load})
 
 
+def wide(repeats: int) -> None:
+    """The forward kernel for decks past 16 cards (wide_kernel) against the packed one, on
+    the same tree (n = 13, Knuth's search, one core), in one process, taken in turn."""
+    import numpy as np
+
+    from puzzlesearch.topswops.bounds import bound_array, first_target
+    from puzzlesearch.topswops.forward_kernel import forward_kernel
+    from puzzlesearch.topswops.wide_kernel import wide_kernel
+
+    load = os.getloadavg()
+    own = [0, 0, 1, 2, 4, 7, 10, 16, 22, 30, 38, 51, 65, 80, 101, 113, 139]  # f(0..16), published
+    n = 13
+    bound = bound_array(n, own[:n])
+    empty = np.zeros(0, np.int8)
+    times: dict[str, list[float]] = {"packed": [], "wide": []}
+    nodes_seen: dict[str, int] = {}
+    for kernel in (forward_kernel, wide_kernel):  # load both before the clock runs
+        kernel(8, bound_array(8, own[:8]), 23, empty, 0, 4, np.zeros(10, np.int64), True)
+    for _ in range(repeats):
+        for name, kernel in (("packed", forward_kernel), ("wide", wide_kernel)):
+            nodes = np.zeros(n + 2, np.int64)
+            t0 = time.perf_counter()
+            kernel(n, bound, first_target(own, n), empty, 0, 64, nodes, True)
+            times[name].append(time.perf_counter() - t0)
+            nodes_seen[name] = int(nodes.sum())
+    assert nodes_seen["packed"] == nodes_seen["wide"], nodes_seen
+    rows = [{"kernel": name, "n": n, "nodes": nodes_seen[name], "seconds": sorted(t)[len(t) // 2], "runs": t,
+             "Mnodes/s": nodes_seen[name] / sorted(t)[len(t) // 2] / 1e6} for name, t in times.items()]
+    rows[1]["wide/packed"] = rows[1]["seconds"] / rows[0]["seconds"]
+    print_table(f"forward kernels, n = {n}, one core, median of {repeats} (taken in turn)", rows,
+                ["kernel", "n", "nodes", "seconds", "Mnodes/s", "wide/packed"])
+    print(f"\nload average at start: {load[0]:.2f}; at end: {os.getloadavg()[0]:.2f}")
+    write_results("topswops_wide", rows, {"load_average": load})
+
+
+def plan(n: int, seconds: float, store: str | None) -> None:
+    """`estimate -n N` with `long` given `seconds` for the witness, on the results store
+    that holds f(1..N-1) (benchmarks/runs/topswops-store.sqlite: each value this program's
+    own, with the run it came from): the plan `solve` would choose, its nodes and its
+    hours on 2 workers here, and on a Dask cluster of 16, 64 and 256 workers at the
+    speed measured here."""
+    store = store or str(Path(__file__).resolve().parent / "runs" / "topswops-store.sqlite")
+    argv = cli("topswops", "estimate", "-n", str(n), "--long-seconds", str(seconds), "--workers", "2",
+               "--store", store, "--json")
+    load = os.getloadavg()
+    wall, peak, out = run_once(argv)
+    e = json.loads(out)
+    cpu_hours = e["plan_seconds"] * e["workers"] / 3600
+    row = {"n": n, "target": e["target"], "target_from": e["target_from"], "method": e["method"],
+           "k": e["k"], "k2": e["k2"], "parts": e["parts"], "plan_nodes": e["plan_nodes"],
+           "plain_nodes": e["nodes"], "Mnodes/s per worker": e["nodes_per_second"] / 1e6,
+           "cpu_hours": cpu_hours, "hours_on_2": cpu_hours / 2,
+           "hours_on_cluster": {w: cpu_hours / w for w in (16, 64, 256)}, "why": e["why"],
+           "wall_s": wall, "peak_MiB": peak, "command": " ".join(argv[2:])}
+    print_table(f"topswops estimate -n {n}: the plan solve would choose", [row],
+                ["n", "target", "method", "k", "k2", "plan_nodes", "plain_nodes", "cpu_hours", "hours_on_2",
+                 "wall_s"])
+    print(f"\nload average at start: {load[0]:.2f}; at end: {os.getloadavg()[0]:.2f}")
+    write_results(f"topswops_plan_{n}", [row], {"load_average": load, "estimate": e})
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=3)
@@ -288,7 +351,15 @@ def main() -> None:
     ap.add_argument("--checkpoint", default=None, help="--frontier: a checkpoint, to resume a killed run")
     ap.add_argument("--store", default=None, help="--frontier: a results store (default: a fresh one)")
     ap.add_argument("--deadline", action="store_true", help="only `topswops long --seconds`: wall time")
+    ap.add_argument("--wide", action="store_true", help="only the kernel past 16 cards against the packed")
+    ap.add_argument("--plan", type=int, default=None, metavar="N", help="only `estimate -n N` and its plan")
     args = ap.parse_args()
+    if args.plan:
+        plan(args.plan, args.seconds, args.store)
+        return
+    if args.wide:
+        wide(args.repeats)
+        return
     if args.deadline:
         deadline(args.repeats)
         return

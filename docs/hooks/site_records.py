@@ -100,6 +100,10 @@ CATALOG: dict[str, Entry] = {
     "topswops_long_primes.json": Entry(True, _named(_long, "topswops_long_primes")),
     "topswops_long_estimate.json": Entry(False, lambda data: data["note"], from_fields=False),
     "topswops_long_deadline.json": _script("python benchmarks/topswops.py --deadline"),
+    "topswops_wide.json": _script("python benchmarks/topswops.py --wide"),
+    "topswops_plan_17.json": _script("python benchmarks/topswops.py --plan 17 --seconds 60"),
+    "topswops_knuth.json": _script("python benchmarks/topswops_knuth.py --knuth /tmp/knuth/O2 "
+                                   "--knuth-flags 'gcc -O2' --n 14 --repeats 3"),
     "scale.json": Entry(False, _scale),
     "queens.json": _script("python benchmarks/queens.py"),
     "queens_n20.json": Entry(True, _n20),

@@ -110,6 +110,13 @@ def test_a_checkpoint_of_another_run_is_refused(tmp_path):
                    "--checkpoint", ck).code == 0
     r = run_cli("topswops", "solve", "-n", "10", "--mode", "forward", "--workers", "1", "--checkpoint", ck)
     assert_bad_input(r)
+    # another method: Knuth's search's checkpoint, resumed as the deep search (its target
+    # and bottom bound are part of what a checkpoint is for)
+    assert run_cli("topswops", "solve", "-n", "10", "--mode", "forward", "--no-deep", "--workers", "1",
+                   "--checkpoint", tmp_path / "plain.ckpt").code == 0
+    r = run_cli("topswops", "solve", "-n", "10", "--mode", "forward", "--deep", "--start",
+                "5 9 1 8 6 2 10 4 7 3", "--workers", "1", "--checkpoint", tmp_path / "plain.ckpt")
+    assert_bad_input(r)
     garbage = tmp_path / "garbage"
     garbage.write_text("not a checkpoint\n" * 100)
     assert_bad_input(run_cli("topswops", "solve", "-n", "9", "--mode", "forward", "--checkpoint", garbage))
@@ -161,7 +168,8 @@ def test_optimal_says_which_forward_search_it_runs():
     from puzzlesearch.topswops import api
 
     text = " ".join(run_cli("topswops", "optimal", "--help").out.split())
-    assert f"from n = {api.DEEP_FROM} on the deep search" in text and "Knuth's forward search" in text
+    assert f"below n = {api.DEEP_FROM} Knuth's forward search" in text and "the deep search" in text
+    assert "Knuth's probes estimate the cheaper" in text
     assert "--deep" not in text  # optimal takes the default of solve, with no flag to change it
 
 

@@ -31,9 +31,11 @@ def test_a_stored_bottom_bound_is_reused_by_the_next_plan(tmp_path, bottom_listi
     first = plan.make(10, run, deep=True, start=best)
     assert (first.witness_from, first.witness_steps, first.target_from, first.target) == \
         ("given", F[10], "witness", F[10])
-    assert first.bottom_from == "listing" and bottom_listings == [F[10]]
+    # the listing, and its chain's when the choice chained it (a bound for 9 cards, target k)
+    chain = [] if first.bottom_search.k2 is None else [first.bottom_search.k]
+    assert first.bottom_from == "listing" and bottom_listings == [F[10], *chain]
     again = plan.make(10, run, deep=True, start=best)
-    assert again.bottom_from == "store" and bottom_listings == [F[10]]  # read back, not computed again
+    assert again.bottom_from == "store" and bottom_listings == [F[10], *chain]
     assert again.bottom_search == first.bottom_search and again.bottom == first.bottom
 
 
@@ -68,8 +70,11 @@ def test_a_long_deep_search_is_estimated_first(monkeypatch, tmp_path, capsys):
     assert "estimate: " in capsys.readouterr().err
     # the bottom bound from its definition: the published count says the witness is the one
     # deck of f(12) steps, so the most steps left once card 12 is at the bottom, over the
-    # games of at least f(12) steps, are the witness's own, played out with the rules
+    # games of at least f(12) steps, are the witness's own, played out with the rules; the
+    # listing of games of at least k steps (k chosen by cost, above that) gives k - 1 or that
     assert COUNTS[12] == 1 and rules.steps(witness) == F[12]
     trace = rules.trace(witness)
     landed = next(i for i, d in enumerate(trace) if d[-1] == 12)
-    assert s.plan.bottom == len(trace) - 1 - landed < F[11]
+    left = len(trace) - 1 - landed
+    k = s.plan.bottom_search.k
+    assert k > left and s.plan.bottom == max(k - 1, left) < F[11]

@@ -116,7 +116,8 @@ def test_undoing_moves_extends_a_16_card_game_to_17_cards():
     assert rules.steps(deck16) == F[16]
     k = 60
     best = np.zeros(17, np.int8)
-    longest, most_left, met = extend_kernel(17, np.array([deck16], np.int8), k, 10**6, fibonacci_bound(17), best)
+    patterns = np.array([deck16], np.int8)
+    longest, most_left, met = extend_kernel(17, patterns, k, 10**6, fibonacci_bound(17), best)
     assert longest > k and met > 1
     deck = tuple(int(x) for x in best)
     filled = iter(sorted(set(range(1, 18)) - set(deck)))

@@ -10,7 +10,8 @@ The public API is in api.py (re-exported here). The modules, by job:
     calls.py            calling a kernel: interruptible, watched by a meter, buffers that grow
     backward_kernel.py  the backward depth-first search (numba)
     backward.py         runs it: f(n) and every optimal deck (Pepperdine; Knuth's topswops.w)
-    forward_kernel.py   the forward branch-and-bound (numba)
+    forward_kernel.py   the forward branch-and-bound (numba), decks packed 4 bits a card
+    wide_kernel.py      the same tree for decks past 16 cards, rows of bytes (numba)
     forward.py          runs it in one call, or split into tasks for the engine (Knuth's
                         topswops-fwd.w; Nguyen & Fahle); the bounds f(m), m < n
     plain.py            both searches in plain Python (the kernels' references, small n)
@@ -19,16 +20,18 @@ The public API is in api.py (re-exported here). The modules, by job:
                         named `long` or `estimate`: importing it would replace the function
                         of that name in this package)
     bottom_kernel.py    n-card games undone from (n-1)-card ones (numba)
-    bottom.py           the bound on the steps left once card n is at the bottom (Chaffin)
+    bottom.py           the bound on the steps left once card n is at the bottom, and its
+                        chain (Chaffin)
     probes_kernel.py    random probes of the forward tree (numba)
     probes.py           `estimate`: Knuth's estimate of the forward search's size and time
+    choice.py           Knuth's search or the deep one, and the deep one's k, by estimate
     plan.py             what the forward search starts from: bounds, a long deck, target,
-                        bottom bound, estimate, each with where it came from
+                        the method, bottom bound, estimate, each with where it came from
     api.py, cli.py      the public API (check, plan, search, replay, remember), and the
                         command line over it
 
 Imports go one way: kernels <- searches (forward, backward, longdecks) <- bottom, probes
-<- plan <- api <- cli.
+<- choice <- plan <- api <- cli.
 """
 
 from . import rules

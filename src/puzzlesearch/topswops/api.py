@@ -99,8 +99,9 @@ def _check_run(run: RunOptions, why: str) -> None:
 
 
 def _check_solve(n: object, mode: str, run: RunOptions, deep: bool | None,
-                 start: str | Iterable[int | str] | None) -> tuple[int, bool, tuple[int, ...] | None]:
-    """n, whether the forward search is the deep one, and the start deck, checked."""
+                 start: str | Iterable[int | str] | None) -> tuple[int, bool | None, tuple[int, ...] | None]:
+    """n, whether the forward search is the deep one (None: chosen by estimate), and the
+    start deck, checked."""
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
     n = check_n(n, mode)
@@ -117,7 +118,7 @@ def _check_solve(n: object, mode: str, run: RunOptions, deep: bool | None,
         start = deck(start)
         if len(start) != n:
             raise ValueError(f"the start deck has {len(start)} cards, not n = {n}")
-    return n, start is not None or (DEEP_FROM <= n if deep is None else deep), start
+    return n, True if start is not None else deep, start
 
 
 def _check_bounds(n: int, run: RunOptions) -> None:
@@ -128,7 +129,7 @@ def _check_bounds(n: int, run: RunOptions) -> None:
         m = missing[-1]
         raise ValueError(f"the forward search for n={n} needs f({missing[0]})"
                          + (f"..f({m})" if m > missing[0] else "")
-                         + f" in the results store, each a long run of its own; solve "
+                         + " in the results store, each a long run of its own; solve "
                          + ("it" if m == missing[0] else "them")
                          + f" first with `puzzlesearch topswops solve -n {missing[0]} --mode forward`"
                          + (" and up" if m > missing[0] else "") + " (the same --store)")
@@ -143,11 +144,12 @@ def solve(n: int = 10, mode: str = "both", *, run: RunOptions = RunOptions(),  #
     results store (``run.store``) for later forward searches to use as a bound; if that
     fails, ``engine.store.NotSaved`` carries the solution. ``run`` also says where the
     forward search runs (the engine's worker policy: in this process for n < 13, else
-    on all cores) and whether progress is drawn. `deep` (default: n >= DEEP_FROM):
-    the forward search starts at a long deck and prunes with the bound once card n is
-    at the bottom (plan.py, bottom.py); it finds the same decks. `start`: a deck found
-    beforehand (see :func:`deck`) to start at instead of the one `long` finds (implies
-    `deep`). The forward search's seconds include making its plan.
+    on all cores) and whether progress is drawn. `deep`: True, the forward search starts
+    at a long deck and prunes with the bound once card n is at the bottom (plan.py,
+    bottom.py); False, Knuth's search; None (default), from n = DEEP_FROM on the cheaper
+    of the two by Knuth's probes (choice.py), below it Knuth's. Either finds the same
+    decks. `start`: a deck found beforehand (see :func:`deck`) to start at instead of
+    the one `long` finds (implies `deep`). The forward search's seconds include making its plan.
     """
     n, deep, start = _check_solve(n, mode, run, deep, start)
     run.check_paths(store=True)
@@ -219,15 +221,25 @@ def long(n: int, seconds: float = 60.0, seed: int = 0,
     return long_decks(n, seconds, seed, report, goal, workers=cores() if run.workers is None else run.workers)
 
 
-def estimate(n: int, probes: int = 200_000, seed: int = 0, *,
+def estimate(n: int, probes: int = 200_000, seed: int = 0, *, long_seconds: float | None = None,
              run: RunOptions = RunOptions()) -> Estimate:  # noqa: B008
     """Knuth's random-probe estimate of the forward search's nodes for n (n <= 32), and
     its expected time on ``run.workers`` workers (default: all cores), with the bounds
-    of the results store ``run.store`` (probes.py)."""
+    of the results store ``run.store`` (probes.py); also the plan `solve` would choose
+    (choice.py). `long_seconds`: how long `long` looks for the target when the store has
+    no f(n) (default: probes.long_time(n))."""
     _check_run(run, "estimate runs in this process")
+    if long_seconds is not None:
+        try:
+            long_seconds = float(long_seconds)
+        except (TypeError, ValueError):
+            raise ValueError(f"--long-seconds must be a number, got {long_seconds!r}") from None
+        if not 0 < long_seconds <= 3600:  # also refuses nan and inf
+            raise ValueError(f"--long-seconds must be more than 0 and at most 3600, got {long_seconds}")
+    from puzzlesearch.topswops.plan import with_plan
     from puzzlesearch.topswops.probes import estimate as knuth
 
-    return knuth(n, run=run, probes=probes, seed=seed)
+    return with_plan(knuth(n, run=run, probes=probes, seed=seed, long_seconds=long_seconds), run, seed)
 
 
 def deck(cards: str | Iterable[int | str]) -> tuple[int, ...]:

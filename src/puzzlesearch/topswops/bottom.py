@@ -24,8 +24,9 @@ whose target is at least the one it was computed for.
 
 from __future__ import annotations
 
+import sys
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 
 import numpy as np
 
@@ -47,6 +48,8 @@ class Bottom:
     deck: tuple[int, ...]  # a deck making `longest` steps, replayed (() if none)
     nodes: int  # nodes of the listing plus decks met undoing moves
     seconds: float
+    k2: int | None = None  # the listing was pruned by the chain: games of n - 2 cards of >= k2 steps
+    inner: int | None = None  # the bound that pruned it, with card n - 1 at the bottom (None: f(n-2))
 
 
 def steps_left_at_bottom(deck: tuple[int, ...]) -> int | None:
@@ -59,14 +62,24 @@ def steps_left_at_bottom(deck: tuple[int, ...]) -> int | None:
     return None
 
 
-def compute(n: int, target: int, k: int, bounds: list[int] | tuple[int, ...], run: RunOptions) -> Bottom:
+def compute(n: int, target: int, k: int, bounds: list[int] | tuple[int, ...], run: RunOptions,
+            k2: int | None = None) -> Bottom:
     """The bound of the module docstring for games of n cards of at least `target` steps,
-    listing the games of n - 1 cards of at least k steps. bounds: f(0..n-2)."""
+    listing the games of n - 1 cards of at least k steps. bounds: f(0..n-2). With `k2`,
+    the chain: the listing is itself pruned with the bound for games of n - 1 cards of at
+    least k steps once card n - 1 is at the bottom, from a listing of n - 2 cards of at
+    least k2 steps (read back from the results store, or computed and kept)."""
     if not 1 <= k <= target:
         raise ValueError(f"k must be between 1 and the target {target}, got {k}")
     t0 = time.perf_counter()
     m = n - 1
-    listing = search(Tree(m, tuple(bounds[:m]), k, every=True), run)
+    inner = None
+    if k2 is not None:
+        sub = run if run.checkpoint is None else run.but(checkpoint=f"{run.checkpoint}.chain")
+        how = f"chain: games of {m - 1} cards of >= {k2} steps, undone with card {m} at the bottom"
+        found, _ = _kept_or_computed(m, k, k2, bounds, sub, how)
+        inner = found.bound if found.bound < bounds[m - 1] else None
+    listing = search(Tree(m, tuple(bounds[:m]), k, bottom=inner, every=True), run)
     patterns = np.array(listing.decks, dtype=np.int8).reshape(len(listing.decks), m)
     best = np.zeros(n, np.int8)
     longest, most_left, met = calls.call(extend_kernel, n, patterns, k, target, fibonacci_bound(n), best)
@@ -75,7 +88,7 @@ def compute(n: int, target: int, k: int, bounds: list[int] | tuple[int, ...], ru
         raise AssertionError(f"deck {deck} does not make {longest} steps")
     return Bottom(n=n, target=target, k=k, bound=max(k - 1, int(most_left)), listed=len(patterns),
                   longest=int(longest), deck=deck, nodes=listing.nodes + int(met),
-                  seconds=round(time.perf_counter() - t0, 3))
+                  seconds=round(time.perf_counter() - t0, 3), k2=k2, inner=inner)
 
 
 def _complete(pattern: tuple[int, ...]) -> tuple[int, ...]:
@@ -85,20 +98,58 @@ def _complete(pattern: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(x or next(unused) for x in pattern)
 
 
+def _trusted(n: int, record: object) -> Bottom | None:
+    """A kept record as a Bottom, if it is whole and what produced it holds together: its
+    fields and their types, its n, k <= target, a bound of at least k - 1, and a deck that
+    replays to its `longest` steps. Else None."""
+    try:
+        names = {f.name for f in fields(Bottom)}
+        if not isinstance(record, dict) or not set(record) <= names:
+            return None
+        b = Bottom(**{**record, "deck": tuple(int(x) for x in record["deck"])})
+        whole = all(isinstance(getattr(b, f), int) for f in ("n", "target", "k", "bound", "listed", "longest",
+                                                               "nodes"))
+        if not whole or b.n != n or not 1 <= b.k <= b.target or b.bound < b.k - 1:
+            return None
+        if b.deck and (len(b.deck) != n or not rules.is_deck(b.deck) or rules.steps(b.deck) != b.longest):
+            return None
+        return b
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
 def stored(n: int, target: int, store: str | None) -> Bottom | None:
     """The tightest bound for n the results store keeps that holds for `target` (one
-    computed for a target <= this one), if any."""
-    usable = [b for b in known.bottoms(n, store) if b["target"] <= target]
-    if not usable:
-        return None
-    b = min(usable, key=lambda b: b["bound"])
-    return Bottom(**{**b, "deck": tuple(b["deck"])})
+    computed for a target <= this one), if any. A damaged record is named on stderr, in
+    one line, and passed over (the bound is then computed again)."""
+    kept = known.bottoms(n, store)
+    records = [_trusted(n, b) for b in kept] if isinstance(kept, list) else [None]
+    if None in records:
+        sys.stderr.write(f"puzzlesearch: the results store's bottom bound for n={n} is damaged; "
+                         "it is passed over and computed again\n")
+    usable = [b for b in records if b is not None and b.target <= target]
+    return min(usable, key=lambda b: b.bound) if usable else None
+
+
+def _kept_or_computed(n: int, target: int, k: int, bounds: list[int] | tuple[int, ...], run: RunOptions,
+                      how: str, k2: int | None = None) -> tuple[Bottom, str]:
+    """The bound for n and `target` from the results store, else computed with k (and k2)
+    and kept, with `how` it was produced; and "store" or "listing"."""
+    kept = stored(n, target, run.store)
+    if kept is not None:
+        return kept, "store"
+    b = compute(n, target, k, bounds, run, k2)
+    known.keep_bottom(n, asdict(b), how, b.seconds, run.store)
+    return b, "listing"
 
 
 def bottom_bound(n: int, target: int, witness: tuple[int, ...], bounds: list[int] | tuple[int, ...],
-                 run: RunOptions) -> tuple[Bottom, str] | None:
-    """The bound for n and `target`, `witness` a deck of `target` steps giving k, and where
-    it comes from: "store" (read back) or "listing" (computed now, and kept). None when
+                 run: RunOptions, k: int | None = None, k2: int | None = None) -> tuple[Bottom, str] | None:
+    """The bound for n and `target`, `witness` a deck of `target` steps, and where it
+    comes from: "store" (read back) or "listing" (computed now, and kept). The listing is
+    of the games of at least k steps (default: one more than the witness leaves once card
+    n is at the bottom, the least that can give a tighter bound), chained with k2 if
+    given (compute). None when
     card n never reaches the bottom in the witness, or is there from the start (then the
     witness's game is one of n - 1 cards, and there are no steps before card n reaches
     the bottom to bound the rest by; n = 1 is the one such case a search meets, its deck
@@ -106,13 +157,10 @@ def bottom_bound(n: int, target: int, witness: tuple[int, ...], bounds: list[int
     left = steps_left_at_bottom(witness)
     if left is None or left >= target:
         return None
-    kept = stored(n, target, run.store)
-    if kept is not None:
-        return kept, "store"
-    b = compute(n, target, left + 1, bounds, run)
-    known.keep_bottom(n, asdict(b), f"deep: games of {n - 1} cards of >= {b.k} steps, undone with card {n} "
-                                    "at the bottom", b.seconds, run.store)
-    return b, "listing"
+    k = left + 1 if k is None else k
+    chain = f", pruned by games of {n - 2} cards of >= {k2} steps" if k2 is not None else ""
+    how = f"deep: games of {n - 1} cards of >= {k} steps{chain}, undone with card {n} at the bottom"
+    return _kept_or_computed(n, target, k, bounds, run, how, k2)
 
 
 __all__ = ["Bottom", "bottom_bound", "compute", "steps_left_at_bottom", "stored"]

@@ -35,7 +35,8 @@ def topswops() -> None:
               help="Backward search, forward search, or both cross-checked.")
 @click.option("--deep/--no-deep", default=None,
               help="Forward search: start at a long deck and bound the steps left once card n is at the "
-                   f"bottom by a deeper search at n - 1 (default: on for n >= {api.DEEP_FROM}).")
+                   f"bottom by a deeper search at n - 1 (default: from n = {api.DEEP_FROM} on, whichever "
+                   "Knuth's probes estimate the cheaper; -v says why).")
 @click.option("--start", "start", metavar="DECK", default=None,
               help='A deck found beforehand (e.g. "3 1 2"), replayed: the deep forward search starts at '
                    'its steps.')
@@ -93,7 +94,9 @@ def _verbose(s: api.Solution) -> None:
 
 
 def _verbose_plan(p: api.Plan, bounds: list[int]) -> None:
-    """Where the deep search started: its witness, its bottom bound, its estimate."""
+    """How the method was chosen; where the search started: its witness, its bottom bound, its estimate."""
+    if p.choice is not None:
+        click.echo(f"forward: {p.choice.why}")
     if p.witness_from == "given":
         click.echo(f"forward: started at the given deck of {p.witness_steps} steps")
     elif p.witness_from == "store":
@@ -116,9 +119,9 @@ def _verbose_plan(p: api.Plan, bounds: list[int]) -> None:
 @topswops.command(help=f"""Every deck of n cards that makes f(n) steps, one per line.
 
     With --mode forward, the forward search that `solve --mode forward` runs by default:
-    from n = {api.DEEP_FROM} on the deep search (it starts at a long deck and bounds the steps
-    left once card n is at the bottom), below that Knuth's forward search. Both list every
-    deck of f(n) steps.""")
+    below n = {api.DEEP_FROM} Knuth's forward search; from there on, whichever Knuth's probes
+    estimate the cheaper of that and the deep search (it starts at a long deck and bounds the
+    steps left once card n is at the bottom). Both list every deck of f(n) steps.""")
 @click.option("-n", "n", type=int, required=True, help="Number of cards.")
 @click.option("--mode", type=click.Choice(api.SEARCHES), default="forward", show_default=True,
               help="Which search lists the decks.")
@@ -183,19 +186,24 @@ def long_decks(n: int, seconds: float, seed: int, workers: int | None, as_json: 
 
 
 @topswops.command()
-@click.option("-n", "n", type=int, required=True, help="Number of cards (up to 16).")
+@click.option("-n", "n", type=int, required=True, help="Number of cards (up to 32).")
 @click.option("--workers", "for_workers", type=clikit.Workers(), default=None,
               help="Workers the expected time is for (default: all cores).")
 @click.option("--probes", type=click.IntRange(1, 10**8), default=200_000, show_default=True,
               help="Random root-to-leaf probes.")
 @click.option("--seed", type=click.IntRange(0, SEED_MAX), default=0, show_default=True,
               help="Seed of the random probes.")
+@click.option("--long-seconds", type=float, default=None,
+              help="Seconds `long` looks for the target when the results store has no f(n) "
+                   "(default: from 0.2 s at n = 8 to 10 s from n = 16 on).")
 @clikit.run_options(workers=False, checkpoint=False, store=True)
 @clikit.json_option
-def estimate(n: int, for_workers: int | None, probes: int, seed: int, run: RunOptions, as_json: bool) -> None:
-    """The forward search's size for n by Knuth's random probes, and its expected time."""
+def estimate(n: int, for_workers: int | None, probes: int, seed: int, long_seconds: float | None,
+             run: RunOptions, as_json: bool) -> None:
+    """The forward search's size for n by Knuth's probes, its expected time, and the plan solve picks."""
     with clikit.library_call():
-        e = api.estimate(n, probes=probes, seed=seed, run=run.but(workers=for_workers))
+        e = api.estimate(n, probes=probes, seed=seed, long_seconds=long_seconds,
+                         run=run.but(workers=for_workers))
     from puzzlesearch.engine.progress import duration
 
     if as_json:
@@ -210,3 +218,11 @@ def estimate(n: int, for_workers: int | None, probes: int, seed: int, run: RunOp
                f"{e.first_target}")
     click.echo(f"speed: {e.nodes_per_second / 1e6:.1f} Mnodes/s per worker ({e.sampled_nodes} nodes timed)")
     click.echo(f"expected time: {duration(e.seconds)} on {e.workers} worker(s)")
+    if e.method == "deep":
+        parts = ", ".join(f"{name} {v:.3g}" for name, v in e.parts.items())
+        chain = f", its listing pruned by games of {e.n - 2} cards of >= {e.k2}" if e.k2 is not None else ""
+        click.echo(f"the deep plan: games of {e.n - 1} cards of >= {e.k} steps{chain}: "
+                   f"{e.plan_nodes:.4g} nodes ({parts}), about {duration(e.plan_seconds)} "
+                   f"on {e.workers} worker(s)")
+    if e.why:
+        click.echo(f"solve's choice: {e.why}")

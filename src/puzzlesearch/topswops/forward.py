@@ -251,18 +251,21 @@ def search(tree: Tree, run: RunOptions) -> ForwardResult:
     )
 
 
-def own_bounds(n: int, store: str | None = None, *, progress: bool = False) -> list[int]:
+def own_bounds(n: int, store: str | None = None, *, progress: bool = False,
+               workers: int | None = 1) -> list[int]:
     """f(0..n-1), each this program's own result: read back from the results store, or
-    computed now by the forward search in this process (smallest first, each using the
-    ones before) and stored; never taken from a published table. `progress`: a meter for
-    the long ones."""
+    computed now by the forward search (smallest first, each using the ones before) and
+    stored; never taken from a published table. `progress`: a meter for the long ones;
+    `workers`: local worker processes for those from LONG_FROM cards on (None: all
+    cores), the smaller ones running in this process."""
     bounds = [0]
     for m in range(1, n):
         value = known.f(m, store)
         if value is None:
-            r = search(Tree.plain(m, bounds), RunOptions(workers=1, progress=progress))
+            r = search(Tree.plain(m, bounds), RunOptions(workers=workers, progress=progress))
             value = r.steps
             known.remember_f(m, value, "forward", r.seconds, store)
+            known.keep_deck(m, r.decks[0], value, "the forward search", store)
         bounds.append(value)
     return bounds
 

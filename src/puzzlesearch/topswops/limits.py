@@ -21,12 +21,12 @@ MAX_FORWARD = 32
 #: from this n on a search takes seconds or more: the forward search is split for all
 #: cores by default, and a search running in this process shows a progress meter
 LONG_FROM = 13
-#: from this n on, the forward search is the deep one by default (plan.py: it starts at a
-#: long deck and uses the bottom bound, bottom.py). At n = 13 the search (2.8 s, 7.2e7 nodes against
-#: 1.26e8) gains less than `long` and the bound cost on a first run (3.6 + 3.2 s); from
-#: n = 14 on they are a small part of the search
+#: from this n on, the forward search chooses by Knuth's probes between Knuth's search and
+#: the deep one (plan.py, choice.py: it starts at a long deck and uses the bottom bound,
+#: bottom.py). At n = 13 Knuth's search takes seconds (2.8 s, 1.26e8 nodes), less than
+#: choosing would cost
 DEEP_FROM = 14
-#: the largest f(m) a search computes on the way, in this process, when the results store
+#: the largest f(m) a search computes on the way (on the run's workers) when the results store
 #: lacks it (f(15): minutes); from f(16) on each is a long run of its own, asked for by name
 BOUNDS_ON_THE_WAY = 15
 #: `long` runs its workers as threads of this one process, sharing its beams' memory
@@ -48,5 +48,5 @@ def check_n(n: object, mode: str) -> int:
     return n
 
 
-__all__ = ["BOUNDS_ON_THE_WAY", "DEEP_FROM", "LONG_FROM", "MAX_BACKWARD", "MAX_FORWARD", "MAX_LONG_WORKERS", "MAX_PACKED",
-           "check_n"]
+__all__ = ["BOUNDS_ON_THE_WAY", "DEEP_FROM", "LONG_FROM", "MAX_BACKWARD", "MAX_FORWARD", "MAX_LONG_WORKERS",
+           "MAX_PACKED", "check_n"]

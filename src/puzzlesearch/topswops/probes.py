@@ -57,6 +57,14 @@ class Estimate:
     workers: int
     seconds: float  # expected time of the forward search on `workers` workers
     took: float  # seconds this estimate took
+    method: str = "plain"  # the plan `solve` would choose (plan.with_plan): "plain" or "deep"
+    why: str = ""  # what was compared
+    plan_nodes: float = 0.0  # nodes of that plan: its search, and for deep its listings
+    plan_seconds: float = 0.0  # its expected time on `workers` workers
+    parts: dict[str, float] | None = None  # nodes of each part of the deep plan
+    k: int | None = None  # its listing of n - 1 cards: games of at least k steps
+    k2: int | None = None  # its chain of n - 2 cards: games of at least k2 steps
+    witness: tuple[int, ...] | None = None  # a deck of `target` steps, if one is known
 
 
 def long_time(n: int) -> float:
@@ -149,10 +157,13 @@ def estimate(n: int, *, run: RunOptions = RunOptions(), probes: int = 200_000, s
     first = first_target(bounds, n)
     if fn is not None:
         target, source, long_seconds = fn, "store", 0.0
+        witness = known.deck(n, run.store)
     else:
         long_seconds = long_time(n) if long_seconds is None else long_seconds
-        found = long_decks(n, long_seconds, seed).steps if n > 1 else 0
-        target, source = (found, "long") if found >= first else (first, "f(n-1)+1")
+        found = long_decks(n, long_seconds, seed) if n > 1 else None
+        steps = found.steps if found is not None else 0
+        target, source = (steps, "long") if steps >= first else (first, "f(n-1)+1")
+        witness = found.deck if found is not None else None
     bound = bound_array(n, bounds)
     probed = probe(n, bound, target, probes, rng_state(seed))
     upper = float(probed.estimates.mean())
@@ -167,6 +178,8 @@ def estimate(n: int, *, run: RunOptions = RunOptions(), probes: int = 200_000, s
         probes=probes, nodes_per_level=[float(x) for x in probed.per_level[: n + 1]], upper=upper,
         nodes_per_second=rate, sampled_nodes=sampled, workers=workers,
         seconds=nodes / (rate * workers) if rate > 0 else 0.0, took=time.perf_counter() - t0,
+        plan_nodes=nodes, plan_seconds=nodes / (rate * workers) if rate > 0 else 0.0,
+        witness=tuple(witness) if witness is not None else None,
     )
 
 
