@@ -39,7 +39,8 @@ from puzzlesearch.topswops.probes import probe
 PROBES = 20_000
 #: k values tried for each listing
 CANDIDATES = 6
-#: the deep plan is chosen when it costs less than this share of the plain one
+#: the deep plan is chosen when it costs less than this share of the plain one (and a
+#: chained listing when it costs less than this share of the plain listing)
 DEEP_MARGIN = 0.85
 #: nodes of the kernel for decks past MAX_PACKED cards, in packed nodes (measured: n = 13,
 #: 6.7 s against 3.2 s for the same 1.26e8 nodes, `benchmarks/topswops.py --wide`)
@@ -131,7 +132,8 @@ def _listing(m: int, k: int, trees: _Trees, inner_left: int | None) -> tuple[tup
         chained = trees(m, k, k2 - 1)
         inner = trees(m - 1, k2)
         cost = _cost(m, chained) + _cost(m - 1, inner)
-        if cost < best[0][0]:
+        # its bound too is estimated at its best, k2 - 1: the same margin as the deep plan's
+        if cost < DEEP_MARGIN * _cost(m, plain) and cost < best[0][0]:
             best = ((cost, {"listing": chained, "chain": inner}), k2)
     return best
 
