@@ -74,6 +74,9 @@ def test_a_damaged_bottom_bound_is_named_and_computed_again(tmp_path, capsys, bo
         err = capsys.readouterr().err
         assert source == "listing" and again.bound == good.bound
         assert err.count("\n") == 1 and "damaged" in err and "n=10" in err
+        # the damaged record is gone: the next run reads the new one back, and says nothing
+        assert bottom.bottom_bound(10, F[10], witness, BOUNDS[:10], run) == (again, "store")
+        assert capsys.readouterr().err == ""
 
 
 def test_a_chosen_method_finds_f_n_and_says_why(tmp_path, monkeypatch):

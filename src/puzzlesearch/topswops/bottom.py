@@ -118,16 +118,22 @@ def _trusted(n: int, record: object) -> Bottom | None:
         return None
 
 
+def _records(n: int, store: str | None) -> tuple[list[Bottom], bool]:
+    """The bounds for n the results store keeps that can be trusted, and whether any was damaged."""
+    kept = known.bottoms(n, store)
+    records = [_trusted(n, b) for b in kept] if isinstance(kept, list) else [None]
+    return [b for b in records if b is not None], None in records
+
+
 def stored(n: int, target: int, store: str | None) -> Bottom | None:
     """The tightest bound for n the results store keeps that holds for `target` (one
     computed for a target <= this one), if any. A damaged record is named on stderr, in
-    one line, and passed over (the bound is then computed again)."""
-    kept = known.bottoms(n, store)
-    records = [_trusted(n, b) for b in kept] if isinstance(kept, list) else [None]
-    if None in records:
-        sys.stderr.write(f"puzzlesearch: the results store's bottom bound for n={n} is damaged; "
-                         "it is passed over and computed again\n")
-    usable = [b for b in records if b is not None and b.target <= target]
+    one line, and passed over; the next bound kept for n replaces it."""
+    records, damaged = _records(n, store)
+    if damaged:
+        sys.stderr.write(f"puzzlesearch: a bottom bound for n={n} in the results store is damaged; it is "
+                         "passed over (and dropped when the next one is kept)\n")
+    usable = [b for b in records if b.target <= target]
     return min(usable, key=lambda b: b.bound) if usable else None
 
 
@@ -139,7 +145,9 @@ def _kept_or_computed(n: int, target: int, k: int, bounds: list[int] | tuple[int
     if kept is not None:
         return kept, "store"
     b = compute(n, target, k, bounds, run, k2)
-    known.keep_bottom(n, asdict(b), how, b.seconds, run.store)
+    records, damaged = _records(n, run.store)
+    known.keep_bottom(n, asdict(b), how, b.seconds, run.store,
+                      [asdict(r) for r in records] if damaged else None)
     return b, "listing"
 
 

@@ -81,9 +81,12 @@ def bottoms(n: int, store: str | None) -> list[dict]:
         return db.get(STORE_PUZZLE, bottom_key(n)) or []
 
 
-def keep_bottom(n: int, record: dict, method: str, seconds: float, store: str | None) -> None:
-    """Add a bottom bound for n to those kept."""
-    kept = bottoms(n, store)
+def keep_bottom(n: int, record: dict, method: str, seconds: float, store: str | None,
+                kept: list[dict] | None = None) -> None:
+    """Add a bottom bound for n to those kept (`kept`: the ones to keep with it, instead of
+    those the store holds, which the caller found damaged)."""
+    if kept is None:
+        kept = bottoms(n, store)
     with ResultsStore(store) as db:
         db.put(STORE_PUZZLE, bottom_key(n), [*kept, record], method, seconds)
 
