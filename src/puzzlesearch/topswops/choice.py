@@ -26,7 +26,7 @@ store already keeps costs nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -104,7 +104,7 @@ def choose(n: int, bounds: tuple[int, ...], target: int, left: int | None, store
     if stored is not None:
         deep = trees(n, target, stored) if stored < bounds[n - 1] else plain
         choice = Choice("deep", "", plain, deep, parts={"search": deep, "listing": 0.0})
-        return _verdict(n, choice, plain, deep, f"the bound {stored} kept in the results store")
+        return _verdict(choice, plain, deep, f"the bound {stored} kept in the results store")
     best = None
     for k in _spread(left + 1, bounds[n - 1], CANDIDATES):
         search = _cost(n, trees(n, target, k - 1))
@@ -116,7 +116,7 @@ def choose(n: int, bounds: tuple[int, ...], target: int, left: int | None, store
     deep = sum(parts.values())
     choice = Choice("deep", "", plain, deep, k=k, k2=k2, parts=parts)
     chain = f", chained to {n - 2} cards of >= {k2}" if k2 is not None else ""
-    return _verdict(n, choice, _cost(n, plain), total, f"listing {n - 1} cards of >= {k} steps{chain}")
+    return _verdict(choice, _cost(n, plain), total, f"listing {n - 1} cards of >= {k} steps{chain}")
 
 
 def _listing(m: int, k: int, trees: _Trees, inner_left: int | None) -> tuple[tuple[float, dict[str, float]],
@@ -138,13 +138,13 @@ def _listing(m: int, k: int, trees: _Trees, inner_left: int | None) -> tuple[tup
     return best
 
 
-def _verdict(n: int, choice: Choice, plain: float, deep: float, what: str) -> Choice:
-    """The choice's method and why, from the weighed costs of the two plans."""
+def _verdict(choice: Choice, plain: float, deep: float, what: str) -> Choice:
+    """The deep `choice` with its method and why, from the weighed costs of the two plans."""
     ratio = deep / plain if plain > 0 else 1.0
     method = "deep" if ratio < DEEP_MARGIN else "plain"
     why = (f"deep ({what}) is estimated at {ratio:.2f} of the plain search; "
            f"{method} is chosen (deep needs < {DEEP_MARGIN})")
-    return Choice(method, why, choice.plain, choice.deep, choice.k, choice.k2, choice.parts)
+    return replace(choice, method=method, why=why)
 
 
 __all__ = ["CANDIDATES", "DEEP_MARGIN", "PROBES", "WIDE_COST", "Choice", "choose"]

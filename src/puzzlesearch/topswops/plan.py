@@ -121,10 +121,7 @@ def make(n: int, run: RunOptions, *, deep: bool | None, start: tuple[int, ...] |
     # 3. target
     target, target_from = (steps, "witness") if steps >= first else (first, "f(n-1)+1")
     # 4. the method
-    left = steps_left_at_bottom(witness) if steps == target else None
-    kept = stored(n, target, run.store) if left is not None else None
-    choice = choose(n, bounds, target, left, None if kept is None else kept.bound,
-                    inner_left(n, bounds, run.store), seed=seed)
+    choice = _method(n, bounds, target, witness if steps == target else None, run.store, seed)
     if chosen and choice.method == "plain":
         estimate = _preview(Tree(n, bounds, target), run) if n >= ESTIMATE_FROM else None
         return Plan(n=n, bounds=bounds, target=target, bounds_from=bounds_from, target_from=target_from,
@@ -157,10 +154,7 @@ def with_plan(e: Estimate, run: RunOptions, seed: int = 0) -> Estimate:
     reaches = w is not None and len(w) == e.n and rules.is_deck(w) and rules.steps(w) == e.target
     c = early_choice(e.n, bounds, run)
     if c is None:
-        left = steps_left_at_bottom(w) if reaches else None
-        kept = stored(e.n, e.target, run.store) if left is not None else None
-        c = choose(e.n, bounds, e.target, left, None if kept is None else kept.bound,
-                   inner_left(e.n, bounds, run.store), seed=seed)
+        c = _method(e.n, bounds, e.target, w if reaches else None, run.store, seed)
     if c.method != "deep":
         return replace(e, method=c.method, why=c.why)
     # the listings run the packed kernel where the search runs the wide one
@@ -169,6 +163,17 @@ def with_plan(e: Estimate, run: RunOptions, seed: int = 0) -> Estimate:
     rate = e.nodes_per_second * e.workers
     return replace(e, method="deep", why=c.why, plan_nodes=c.nodes(),
                    plan_seconds=weighed / rate if rate else 0.0, parts=c.parts, k=c.k, k2=c.k2)
+
+
+def _method(n: int, bounds: tuple[int, ...], target: int, witness: tuple[int, ...] | None, store: str | None,
+            seed: int) -> Choice:
+    """Step 4 with a witness of `target` steps (None: none reaches it): the probes of the
+    plain search and of the deep plans, with the bound the store keeps and the chain's
+    floor from its deck of n - 1 cards."""
+    left = steps_left_at_bottom(witness) if witness is not None else None
+    kept = stored(n, target, store) if left is not None else None
+    return choose(n, bounds, target, left, None if kept is None else kept.bound, inner_left(n, bounds, store),
+                  seed=seed)
 
 
 def inner_left(n: int, bounds: tuple[int, ...], store: str | None) -> int | None:
