@@ -33,14 +33,15 @@ def reverse_top(deck, k):
         j -= 1
 
 
-@njit(cache=True)
-def _closure(deck, t):
-    """forward_kernel._closure on a plain deck: the least i, 1 <= i <= t, such that
-    positions i..t-1 are known and hold exactly i+1..t."""
+@njit(cache=True, inline="always")
+def closure(deck, at, t):
+    """forward_kernel._closure on a plain deck starting at deck[at] (cards > 0, placeholders
+    < 0; wide_kernel's rows too): the least i, 1 <= i <= t, such that positions i..t-1 are
+    known and hold exactly i+1..t."""
     lowest = t + 1
     i = t - 1
     while i >= 1:
-        x = deck[i]
+        x = np.int64(deck[at + i])
         if x < 0:
             break
         if x < lowest:
@@ -104,7 +105,7 @@ def probe_kernel(n, bound, target, probes, rng, per_level, paths):
                     if row[0] < 0:
                         break
                     k = row[0]
-                tt = _closure(row, t)
+                tt = closure(row, 0, t)
                 if tt < n and c + bound[tt] < target:
                     continue
                 kid_steps[d] = c
@@ -128,4 +129,4 @@ def probe_kernel(n, bound, target, probes, rng, per_level, paths):
     return out
 
 
-__all__ = ["probe_kernel", "reverse_top"]
+__all__ = ["closure", "probe_kernel", "reverse_top"]

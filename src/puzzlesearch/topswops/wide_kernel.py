@@ -23,6 +23,7 @@ from numba.extending import intrinsic
 
 from puzzlesearch.topswops.forward_kernel import _rebuild
 from puzzlesearch.topswops.limits import MAX_FORWARD
+from puzzlesearch.topswops.probes_kernel import closure
 
 #: the widest deck (the free values are bits of a 64-bit word; a row is this many bytes)
 MAX_WIDE = MAX_FORWARD
@@ -196,16 +197,7 @@ def wide_kernel(n, bound, target, prefix, split_depth, cap, nodes, rise):
                 if k != t or k <= 1:  # 1 on top: the game is over (t = 1 is no move)
                     break
                 # card t went to the bottom of the moving part: the block grew
-                # (forward_kernel._closure, written out: see the note on the play below)
-                lowest = t + 1
-                i = t - 1
-                while i >= 1:
-                    x = np.int64(rows[at + i])
-                    if x < lowest:
-                        lowest = x
-                    if lowest >= i + 1:
-                        t = i
-                    i -= 1
+                t = closure(rows, at, t)
                 if c + bound[t] < target:
                     done = False
                     break
@@ -222,22 +214,9 @@ def wide_kernel(n, bound, target, prefix, split_depth, cap, nodes, rise):
                     _rebuild(n, who, val, level + 1, 0, 0, decks[count], True)
                 count += 1
             continue
-        # Play until a placeholder is on top, then find the bottom block that never moves
-        # again (forward_kernel._closure). Written out here: a numba function given the
-        # array would count references to it on every call, which costs more than the search.
+        # play until a placeholder is on top, then find the bottom block that never moves again
         c += _play(rows, here, at, v, 0)[0]  # no card 1 is known yet: this ends at a placeholder
-        t = fixed_at[level]
-        lowest = t + 1
-        i = t - 1
-        while i >= 1:
-            x = np.int64(rows[at + i])
-            if x < 0:
-                break
-            if x < lowest:
-                lowest = x
-            if lowest >= i + 1:
-                t = i
-            i -= 1
+        t = closure(rows, at, fixed_at[level])
         if t < n and c + bound[t] < target:
             continue
         who[level] = j
