@@ -13,7 +13,7 @@ The public API is in api.py (re-exported here). The modules, by job:
     forward_kernel.py   the forward branch-and-bound (numba), decks packed 4 bits a card
     wide_kernel.py      the same tree for decks past 16 cards, rows of bytes (numba)
     forward.py          runs it in one call, or split into tasks for the engine (Knuth's
-                        topswops-fwd.w; Nguyen & Fahle); the bounds f(m), m < n
+                        topswops-fwd.w); the bounds f(m), m < n
     plain.py            both searches in plain Python (the kernels' references, small n)
     longdecks_kernel.py beam and depth-first searches backward for long decks (numba)
     longdecks.py        `long`: an anytime search for long decks, any n <= 255 (no module is

@@ -8,8 +8,10 @@ placeholder is on top again. Two rules shrink the tree:
 - the derangement rule: a deck with card j at position j (j >= 2) is never optimal, since
   undoing the move j from it gives a deck one step longer; so placeholder -j never gets
   the value j;
-- the bound: once the cards at positions t..n-1 are known and hold exactly t+1..n, they
-  never move again, and at most f(t) steps remain; prune when steps + f(t) < target.
+- the bound: once the cards at positions t..n-1 are t+1..n in place, they never move
+  again, and at most f(t) steps remain; prune when steps + f(t) < target. The block grows
+  only by a move that puts card t at position t-1, so it is checked on those moves, in the
+  middle of a run of moves as well as at its end.
 
 The bounds f(m), m < n, are this program's own results (own_bounds), and the first
 target is f(n-1) + 1, which every n reaches (bounds.py). Pruning only what is *below* the

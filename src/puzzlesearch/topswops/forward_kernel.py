@@ -13,7 +13,7 @@ Data structures (one entry per level l = number of values chosen so far):
   free_at[l]    bit v set when value v (>= 2) has not been chosen yet
   todo_at[l]    bit v set when value v is still to be tried for the placeholder on top
   only1[l]      no value but 1 may go to that placeholder: the game ends there, once
-  fixed_at[l]   t: positions t..n-1 hold exactly the values t+1..n (never move again)
+  fixed_at[l]   t: positions t..n-1 hold the values t+1..n in place (never move again)
   who[l], val[l]  the placeholder -who[l] was given the value val[l]
 Invariant: nibble 0 of k_at[l] is 0 (a placeholder is on top), and d_at[l] is what the
 deck made of the choices val[0..l-1] looks like after steps_at[l] reversals.
@@ -156,8 +156,7 @@ def forward_kernel(n, bound, target, prefix, split_depth, cap, nodes, rise):
                     _rebuild(n, who, val, level + 1, 0, 0, decks[count], True)
                 count += 1
             continue
-        D, RD, K, RK, c = _play(D, RD, K, RK, v, c)
-        t = _closure(D, K, fixed_at[level])
+        D, RD, K, RK, c, t = _play(D, RD, K, RK, v, c, fixed_at[level], bound, target)
         if t < n and c + bound[t] < target:
             continue
         who[level] = j
@@ -185,8 +184,7 @@ def forward_kernel(n, bound, target, prefix, split_depth, cap, nodes, rise):
                 w = np.int64(trailing_zeros(wbit))
                 D2 = (D & ~_F) | np.uint64(w - 1)
                 RD2 = (RD & ~(_F << np.uint64(60))) | (np.uint64(w - 1) << np.uint64(60))
-                D2, RD2, K2, RK2, c2 = _play(D2, RD2, K, RK, w, c)
-                t2 = _closure(D2, K2, t)
+                D2, RD2, K2, RK2, c2, t2 = _play(D2, RD2, K, RK, w, c, t, bound, target)
                 if t2 < n and c2 + bound[t2] < target:
                     continue
                 who[level + 1] = j2
@@ -224,15 +222,22 @@ def forward_kernel(n, bound, target, prefix, split_depth, cap, nodes, rise):
 
 
 @njit(cache=True, inline="always")
-def _play(D, RD, K, RK, k, c):
-    """Play from a deck whose top card k is known, until a placeholder is on top."""
+def _play(D, RD, K, RK, k, c, t, bound, target):
+    """Play from a deck whose top card k is known, until a placeholder is on top, the
+    bottom block being t..n-1. Returns the deck, its steps and its bottom block; stops
+    early, pruned (steps + f(t) < target), when a move that puts card t at the bottom of
+    the moving part makes the target out of reach."""
     while True:
         s, kp, rkp = _masks(k)
         D, RD = (RD >> s) | (D & kp), (D << s) | (RD & rkp)
         K, RK = (RK >> s) | (K & kp), (K << s) | (RK & rkp)
         c += 1
+        if k == t:
+            t = _closure(D, K, t)
+            if c + bound[t] < target:
+                return D, RD, K, RK, c, t
         if (K & _F) == 0:
-            return D, RD, K, RK, c
+            return D, RD, K, RK, c, t
         k = np.int64(D & _F) + 1
 
 
@@ -292,21 +297,15 @@ def _play_out(D, RD, k, c, t, bound, target):
 
 @njit(cache=True, inline="always")
 def _closure(D, K, t):
-    """The bottom block that never moves again, given that positions t..n-1 form one:
-    the least i, 1 <= i <= t, such that positions i..t-1 are known and hold exactly
-    i+1..t. (Never 0: the top card always moves.)"""
-    lowest = t + 1
-    i = t - 1
-    while i >= 1:
-        q = np.uint64(4 * i)
-        if (K >> q) & _F == 0:
+    """The bottom block that never moves again, right after a move put card t at position
+    t - 1 (the bottom of the moving part): the least i, 1 <= i < t, such that positions
+    i..t-1 are known and hold i+1..t in place. (Never 0: the top card always moves.)"""
+    t -= 1
+    while t > 1:
+        q = np.uint64(4 * t - 4)
+        if (K >> q) & _F == 0 or np.int64((D >> q) & _F) != t - 1:
             break
-        x = np.int64((D >> q) & _F) + 1
-        if x < lowest:
-            lowest = x
-        if lowest >= i + 1:
-            t = i
-        i -= 1
+        t -= 1
     return t
 
 

@@ -23,7 +23,7 @@ MAX_FORWARD = 32
 LONG_FROM = 13
 #: from this n on, the forward search chooses by Knuth's probes between Knuth's search and
 #: the deep one (plan.py, choice.py: it starts at a long deck and uses the bottom bound,
-#: bottom.py). At n = 13 Knuth's search takes seconds (2.8 s, 1.26e8 nodes), less than
+#: bottom.py). At n = 13 Knuth's search takes seconds (2.1 s, 1.26e8 nodes), less than
 #: choosing would cost
 DEEP_FROM = 14
 #: the largest f(m) a search computes on the way (on the run's workers) when the results store

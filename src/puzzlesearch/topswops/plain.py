@@ -73,18 +73,20 @@ def forward(n: int, bounds: list[int], target: int | None = None,
             d = [v, *deck[1:]]
             if len(now) == n - 1:
                 d = [1 if x < 0 else x for x in d]  # the one placeholder left is 1
-            c = steps
+            c, t = steps, fixed
             while d[0] > 1:  # play while the top card is known (placeholders are < 0)
                 k = d[0]
                 d[:k] = d[:k][::-1]
                 c += 1
+                if k == t:  # card t reached the bottom of the moving part: the bottom block grows
+                    while t > 1 and d[t - 1] == t:
+                        t -= 1
+                    if c + bounds[t] < target:
+                        break
+            if t < n and c + bounds[t] < target:
+                continue
             if len(now) == n - 1:
                 leaf(c, now)
-                continue
-            # least t such that positions t..fixed-1 are known and hold exactly t+1..fixed
-            t = min(i for i in range(fixed + 1) if all(x > 0 for x in d[i:fixed])
-                    and min(d[i:fixed], default=fixed + 1) >= i + 1)
-            if t < n and c + bounds[t] < target:
                 continue
             choose(d, c, now, t)
 

@@ -9,7 +9,7 @@ such probes estimates the size of the tree, and their spread gives a standard er
 The tree is the forward search's (forward_kernel.py), node for node (probes_kernel.py),
 with its bounds f(m), m < n, and a fixed target. The real search raises its target to the
 best it has found; it meets an optimal deck early, so its tree is close to the tree with
-target f(n) (measured: n = 13, 126,133,281 nodes against 121,121,271 with target 80 from
+target f(n) (measured: n = 13, 125,770,480 nodes against 120,897,591 with target 80 from
 the start, and 3.4e8 with target f(12) + 1 = 66). So the target of the estimate is f(n)
 when the results store has it, else the length of the best deck `topswops long` finds in
 long_time(n) seconds (at most f(n), so the estimate errs high), and never below f(n-1) + 1.

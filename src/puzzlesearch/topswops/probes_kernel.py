@@ -3,7 +3,8 @@
 The tree is forward_kernel's, node for node: the root (a deck of n placeholders); below a
 node whose top card is the placeholder -j, one child per free value v >= 2, v != j (the
 derangement rule), made by playing until a placeholder is on top again, and dropped when
-steps + f(t) < target (t: the bottom block that never moves again, forward_kernel._closure);
+steps + f(t) < target (t: the bottom block that never moves again, checked on every move
+that puts card t at the bottom of the moving part, forward_kernel._play);
 a child that uses the last free value is a leaf (the one placeholder left is 1); a node
 with no free value but j has the one leaf "-j is 1". Leaves are counted as nodes, as the
 kernel counts them. Plain arrays instead of packed words: this is not the hot loop.
@@ -36,19 +37,11 @@ def reverse_top(deck, k):
 @njit(cache=True, inline="always")
 def closure(deck, at, t):
     """forward_kernel._closure on a plain deck starting at deck[at] (cards > 0, placeholders
-    < 0; wide_kernel's rows too): the least i, 1 <= i <= t, such that positions i..t-1 are
-    known and hold exactly i+1..t."""
-    lowest = t + 1
-    i = t - 1
-    while i >= 1:
-        x = np.int64(deck[at + i])
-        if x < 0:
-            break
-        if x < lowest:
-            lowest = x
-        if lowest >= i + 1:
-            t = i
-        i -= 1
+    < 0; wide_kernel's rows too), right after a move put card t at position t - 1: the
+    least i, 1 <= i < t, such that positions i..t-1 hold i+1..t in place."""
+    t -= 1
+    while t > 1 and deck[at + t - 1] == t:
+        t -= 1
     return t
 
 
@@ -99,13 +92,17 @@ def probe_kernel(n, bound, target, probes, rng, per_level, paths):
                 c = steps
                 k = v
                 row = kid[d]
+                tt = t
                 while True:
                     reverse_top(row, k)
                     c += 1
+                    if k == tt:
+                        tt = closure(row, 0, tt)
+                        if c + bound[tt] < target:
+                            break
                     if row[0] < 0:
                         break
                     k = row[0]
-                tt = closure(row, 0, t)
                 if tt < n and c + bound[tt] < target:
                     continue
                 kid_steps[d] = c

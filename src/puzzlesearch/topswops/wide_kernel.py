@@ -214,9 +214,19 @@ def wide_kernel(n, bound, target, prefix, split_depth, cap, nodes, rise):
                     _rebuild(n, who, val, level + 1, 0, 0, decks[count], True)
                 count += 1
             continue
-        # play until a placeholder is on top, then find the bottom block that never moves again
-        c += _play(rows, here, at, v, 0)[0]  # no card 1 is known yet: this ends at a placeholder
-        t = closure(rows, at, fixed_at[level])
+        # play until a placeholder is on top (no card 1 is known yet), the bottom block
+        # growing whenever card t reaches the bottom of the moving part (forward_kernel._play)
+        t = fixed_at[level]
+        src, top = here, v
+        while True:
+            moves, k = _play(rows, src, at, top, t)
+            src, top = at, rows[at]
+            c += moves
+            if k != t:
+                break
+            t = closure(rows, at, t)
+            if c + bound[t] < target:
+                break
         if t < n and c + bound[t] < target:
             continue
         who[level] = j
