@@ -264,7 +264,9 @@ def own_bounds(n: int, store: str | None = None, *, progress: bool = False,
     for m in range(1, n):
         value = known.f(m, store)
         if value is None:
-            r = search(Tree.plain(m, bounds), RunOptions(workers=workers, progress=progress))
+            # below LONG_FROM cards a search takes well under a second, less than a pool costs
+            here = RunOptions(workers=workers if m >= LONG_FROM else 1, progress=progress)
+            r = search(Tree.plain(m, bounds), here)
             value = r.steps
             known.remember_f(m, value, "forward", r.seconds, store)
             known.keep_deck(m, r.decks[0], value, "the forward search", store)
