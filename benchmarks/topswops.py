@@ -263,7 +263,7 @@ def frontier(args: argparse.Namespace) -> None:
     row = {"n": n, "f(n)": j["forward"], "published": PUBLISHED_F.get(n), "decks": j["decks"],
            "nodes": j["nodes"]["forward"], "seconds": s, "search_s": j["seconds"]["forward"],
            "peak_MiB": peak, "start": j.get("start"), "command": " ".join(argv[2:]), "started": started,
-           "target_s": {15: 240.0, 16: 5400.0}.get(n)}
+           "target_s": {15: 240.0, 16: 2400.0}.get(n)}
     if row["target_s"]:
         row["met"] = s <= row["target_s"]
     print_table(f"topswops f({n}), deep forward search, 2 workers, one run", [row],
