@@ -8,6 +8,7 @@ from puzzlesearch import topswops
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.engine.store import ResultsStore
 from puzzlesearch.topswops import backward, forward, plain, rules
+from puzzlesearch.topswops.bounds import bound_array, first_target
 from puzzlesearch.topswops.forward import Tree
 
 DATA = load_data("topswops")
@@ -49,6 +50,17 @@ def test_forward_kernel_equals_its_plain_python_version(n):
     f = forward.own_bounds(n)
     r = forward.search(Tree.plain(n, f), RunOptions(workers=1))
     assert plain.forward(n, f) == (r.steps, r.decks)
+
+
+@pytest.mark.parametrize("n", [*range(2, 10), *(pytest.param(n, marks=pytest.mark.slow) for n in (10, 11))])
+def test_forward_kernel_walks_the_plain_python_tree_node_for_node(n):
+    # the same pruning at the same moments (the target rising at the same leaves): the
+    # same nodes on every level
+    f = forward.own_bounds(n)
+    nodes = []
+    plain.forward(n, f, nodes=nodes)
+    found = forward.search_below(n, bound_array(n, f), first_target(f, n))
+    assert nodes == [int(x) for x in found.nodes]
 
 
 @pytest.mark.parametrize("n", range(1, 9))

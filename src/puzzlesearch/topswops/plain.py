@@ -38,13 +38,23 @@ def backward(n: int) -> tuple[int, list[tuple[int, ...]]]:
 
 
 def forward(n: int, bounds: list[int], target: int | None = None,
-            prefix: Sequence[int] = ()) -> tuple[int, list[tuple[int, ...]]]:
+            prefix: Sequence[int] = (), nodes: list[int] | None = None) -> tuple[int, list[tuple[int, ...]]]:
     """forward.search's branch-and-bound in plain recursive Python, on lists
     (small n, or a small subtree). Placeholders are -j; returns (f(n), every deck reaching
     it). `target`: the first target (default f(n-1) + 1); `prefix`: search only below
-    these first choices, as the kernels do below a task's prefix."""
+    these first choices, as the kernels do below a task's prefix. `nodes`: a list that
+    receives the nodes after l choices at index l, counted as the kernels count them
+    (every child that is not pruned, and every leaf; a leaf is never pruned, its game is
+    played out)."""
     best, found = -1, []
     target = first_target(bounds, n) if target is None else target
+    if nodes is not None:
+        nodes[:] = [0] * (n + 2)
+        nodes[0] = 1
+
+    def count(depth: int) -> None:
+        if nodes is not None:
+            nodes[depth] += 1
 
     def leaf(steps: int, chosen: dict[int, int]) -> None:
         nonlocal best, found, target
@@ -64,6 +74,7 @@ def forward(n: int, bounds: list[int], target: int | None = None,
         free = [v for v in range(2, n + 1) if v not in chosen.values()]
         allowed = [v for v in free if v != j]
         if not allowed:
+            count(len(chosen) + 1)
             leaf(steps, {**chosen, j: 1})
             return
         if len(chosen) < len(prefix):
@@ -83,11 +94,13 @@ def forward(n: int, bounds: list[int], target: int | None = None,
                         t -= 1
                     if c + bounds[t] < target:
                         break
+            if len(now) == n - 1:
+                count(len(now))
+                leaf(c, now)  # a game pruned on its way cannot reach the target
+                continue
             if t < n and c + bounds[t] < target:
                 continue
-            if len(now) == n - 1:
-                leaf(c, now)
-                continue
+            count(len(now))
             choose(d, c, now, t)
 
     choose([-(i + 1) for i in range(n)], 0, {}, n)
