@@ -50,7 +50,10 @@ def _script(text: str | None, frontier: bool = False) -> Entry:
 
 def _frontier16(data: dict) -> str:
     row = data["rows"][0]
-    deck = " ".join(str(c) for c in row["start"]["given"]["deck"])
+    given = (row.get("start") or {}).get("given")
+    if given is None:  # from an empty store, as f(15)'s
+        return f"python benchmarks/topswops.py --frontier {row['n']}"
+    deck = " ".join(str(c) for c in given["deck"])
     return (f"python benchmarks/topswops.py --frontier {row['n']} --start '{deck}' "
             "--store benchmarks/runs/topswops-store.sqlite --checkpoint benchmarks/runs/f16.sqlite")
 
