@@ -107,11 +107,11 @@ def choose(n: int, bounds: tuple[int, ...], target: int, left: int | None, store
         return _verdict(choice, plain, deep, f"the bound {stored} kept in the results store")
     best = None
     for k in _spread(left + 1, bounds[n - 1], CANDIDATES):
-        search = _cost(n, trees(n, target, k - 1))
+        search = trees(n, target, k - 1)
         listing, k2 = _listing(n - 1, k, trees, inner_left)
-        total = search + listing[0]
+        total = _cost(n, search) + listing[0]
         if best is None or total < best[0]:
-            best = (total, k, k2, {"search": trees(n, target, k - 1), **listing[1]})
+            best = (total, k, k2, {"search": search, **listing[1]})
     total, k, k2, parts = best
     deep = sum(parts.values())
     choice = Choice("deep", "", plain, deep, k=k, k2=k2, parts=parts)

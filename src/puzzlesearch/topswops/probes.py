@@ -172,13 +172,13 @@ def estimate(n: int, *, run: RunOptions = RunOptions(), probes: int = 200_000, s
     pick = np.random.default_rng(seed & (2**64 - 1))
     rate, sampled = _rate(n, bound, target, probed.per_level, probed.paths, sample, pick)
     nodes = float(probed.estimates.mean())
+    seconds = nodes / (rate * workers) if rate > 0 else 0.0
     return Estimate(
         n=n, target=target, target_from=source, long_seconds=long_seconds, first_target=first, nodes=nodes,
         stderr=float(probed.estimates.std(ddof=1) / np.sqrt(probes)) if probes > 1 else None,
         probes=probes, nodes_per_level=[float(x) for x in probed.per_level[: n + 1]], upper=upper,
         nodes_per_second=rate, sampled_nodes=sampled, workers=workers,
-        seconds=nodes / (rate * workers) if rate > 0 else 0.0, took=time.perf_counter() - t0,
-        plan_nodes=nodes, plan_seconds=nodes / (rate * workers) if rate > 0 else 0.0,
+        seconds=seconds, took=time.perf_counter() - t0, plan_nodes=nodes, plan_seconds=seconds,
         witness=tuple(witness) if witness is not None else None,
     )
 

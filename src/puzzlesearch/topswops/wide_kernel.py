@@ -187,22 +187,9 @@ def wide_kernel(n, bound, target, prefix, split_depth, cap, nodes, rise):
             # on top. Play it, stopping once the bottom block has grown so far that the
             # target is out of reach. (The placeholder stands for 1 in the closure too:
             # both are below every position i >= 1 it looks at.)
-            t = fixed_at[level]
-            done = True
-            src, top = here, v
-            while True:
-                moves, k = _play(rows, src, at, top, t)
-                src, top = at, rows[at]
-                c += moves
-                if k != t or k <= 1:  # 1 on top: the game is over (t = 1 is no move)
-                    break
-                # card t went to the bottom of the moving part: the block grew
-                t = closure(rows, at, t)
-                if c + bound[t] < target:
-                    done = False
-                    break
+            c, t, cut = _run(rows, here, at, v, c, fixed_at[level], bound, target)
             nodes[level + 1] += 1
-            if done and c >= target:
+            if not cut and c >= target:
                 if c > best:
                     best = c
                     if rise:
@@ -214,19 +201,8 @@ def wide_kernel(n, bound, target, prefix, split_depth, cap, nodes, rise):
                     _rebuild(n, who, val, level + 1, 0, 0, decks[count], True)
                 count += 1
             continue
-        # play until a placeholder is on top (no card 1 is known yet), the bottom block
-        # growing whenever card t reaches the bottom of the moving part (forward_kernel._play)
-        t = fixed_at[level]
-        src, top = here, v
-        while True:
-            moves, k = _play(rows, src, at, top, t)
-            src, top = at, rows[at]
-            c += moves
-            if k != t:
-                break
-            t = closure(rows, at, t)
-            if c + bound[t] < target:
-                break
+        # play until a placeholder is on top (no card 1 is known yet)
+        c, t, cut = _run(rows, here, at, v, c, fixed_at[level], bound, target)
         if t < n and c + bound[t] < target:
             continue
         who[level] = j
@@ -250,6 +226,23 @@ def wide_kernel(n, bound, target, prefix, split_depth, cap, nodes, rise):
             # another value was free
             only1[level] = True
     return best, count, decks, nodes, paths, npaths
+
+
+@njit(cache=True, inline="always")
+def _run(rows, src, at, top, c, t, bound, target):
+    """Play the row rows[src:] with `top` put on top, into rows[at:], until a placeholder
+    or card 1 is on top, the bottom block t..n-1 growing whenever a move puts card t at the
+    bottom of the moving part (forward_kernel._play). Returns the steps, the bottom block,
+    and whether the run stopped early because steps + f(t) < target."""
+    while True:
+        moves, k = _play(rows, src, at, top, t)
+        src, top = at, rows[at]
+        c += moves
+        if k != t or k <= 1:  # 1 on top: the game is over (t = 1 is no move)
+            return c, t, False
+        t = closure(rows, at, t)
+        if c + bound[t] < target:
+            return c, t, True
 
 
 @njit(cache=True, inline="always")
