@@ -2,10 +2,14 @@
 
 Its counts are checked against the published A000170 and A002562 and against the
 constellation backtracker (an independent search); its pair counting against a plain
-double loop; its CLI for output, checkpoints, estimates and bad input.
+double loop; the size of its quarter table against the table and the plain rules; its
+tasks for their cover of the row sets and their length; its CLI for output, checkpoints
+(what a rerun runs), estimates and bad input.
 """
 
 import json
+import sqlite3
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,13 +19,15 @@ from hypothesis import strategies as st
 from conftest import assert_bad_input, load_data, run_cli
 from puzzlesearch import queens
 from puzzlesearch.engine.options import RunOptions
-from puzzlesearch.queens import api, assembly, rules
+from puzzlesearch.engine.store import tasks_hash
+from puzzlesearch.queens import api, assembly, rules, tasks
 from puzzlesearch.queens import assembly_kernel as kernel
 
 DATA = load_data("queens")
 TOTAL = {int(k): v for k, v in DATA["all_solutions"]["values"].items()}
 UNIQUE = {int(k): v for k, v in DATA["unique_solutions"]["values"].items()}
 ONE = RunOptions(workers=1)
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize("n", range(4, 17))
@@ -67,8 +73,9 @@ def test_each_odd_case_counts_its_own_solutions():
 
 
 def test_tasks_cover_every_row_set_once():
-    for n in (12, 13, 20, 21):
-        todo = assembly.tasks(n, 2000 if n >= 20 else 64)
+    for n in (12, 13, 20, 21, 22, 23):
+        todo = tasks.assembly_tasks(n)
+        assert len(todo) == assembly.task_count(n, tasks._assembly_target(n))
         for case in assembly.cases(n):
             ranges = sorted((t["first"], t["count"]) for t in todo if tuple(t["case"]) == case)
             covered = 0
@@ -79,14 +86,17 @@ def test_tasks_cover_every_row_set_once():
 
 
 def test_split_tasks_add_up_to_the_whole():
-    parts = [assembly.run_task(t)[0] for t in assembly.tasks(14, 40)]
-    assert len(parts) > 10 and sum(parts) == TOTAL[14]
+    results = [assembly.run_task(t) for t in assembly.tasks(14, 40)]
+    assert len(results) > 10 and sum(r[0] for r in results) == TOTAL[14]
+    assert all(len(r) == 2 for r in results)  # [solutions, half boards]
 
 
 @settings(max_examples=60, deadline=None)
 @given(st.data())
 def test_pair_counting_equals_a_double_loop(data):
-    bits = data.draw(st.integers(1, 40))
+    # The keys of a count have 2 (n - 1 - n % 2) bits less the middle queens' diagonals:
+    # 42 to 50 from n = 22 to 27. The matching takes any int64 key, its sign bit too.
+    bits = data.draw(st.one_of(st.integers(1, 64), st.integers(42, 50)))
     nchunks = -(-bits // kernel.CHUNK)
     ncut = data.draw(st.integers(0, min(6, bits)))
     me = data.draw(st.integers(0, 1500))
@@ -126,20 +136,127 @@ def test_need_bytes_grows_with_n_and_workers():
     assert assembly.need_bytes(21) < 2**30  # the table of h = 10 and one E's arrays
 
 
+def test_need_bytes_builds_no_table(monkeypatch):
+    def refuse(*args):
+        raise AssertionError("need_bytes built a quarter table")
+
+    monkeypatch.setattr(assembly, "table", refuse)
+    monkeypatch.setattr(kernel, "quarter", refuse)
+    for n in range(assembly.MIN_N, api.MAX_COUNT_N + 1):
+        h = n // 2
+        assert assembly.need_bytes(n) > (4**h + assembly.quarter_cells(h)) * 8
+
+
+def _plain_quarter_cells(h):
+    """The placements of non-attacking queens on an h x h square, the empty one included,
+    by the plain rules."""
+    squares = [(r, c) for r in range(h) for c in range(h)]
+
+    def grow(first, placed):
+        return 1 + sum(grow(i + 1, placed + [sq]) for i, sq in enumerate(squares[first:], first)
+                       if not any(rules.attacks(*sq, *p) for p in placed))
+
+    return grow(0, [])
+
+
+@pytest.mark.parametrize("h", range(1, 11))
+def test_quarter_cells_is_the_size_of_the_table(h):
+    start, cells = assembly.table(h)
+    assert assembly.quarter_cells(h) == kernel.quarter_size(h) == start[-1] == len(cells)
+    if h <= 5:
+        assert assembly.quarter_cells(h) == _plain_quarter_cells(h)
+
+
+@pytest.mark.slow
+def test_quarter_cells_of_h11_is_the_size_of_the_table():
+    start, cells = assembly.table(11)
+    assert assembly.quarter_cells(11) == start[-1] == len(cells)
+    assembly.table.cache_clear()  # 0.5 GiB
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("h", sorted(assembly.COUNTED_CELLS))
+def test_the_cells_kept_are_those_counted(h):
+    assert kernel.quarter_size(h) == assembly.COUNTED_CELLS[h]
+
+
+# --- the tasks -----------------------------------------------------------------------------------
+
+
+def test_long_counts_have_tasks_of_about_a_minute():
+    for n in range(22, api.MAX_COUNT_N + 1):
+        assert tasks.assembly_task_seconds(n) <= 60, n
+    for n in range(23, api.MAX_COUNT_N + 1):  # no shorter than the model asks either
+        assert tasks.assembly_task_seconds(n) >= 0.9 * tasks.ASSEMBLY_TASK_SECONDS, n
+
+
+def test_the_task_model_agrees_with_the_records():
+    # the model's figures are the records' (within a factor 2: a re-recorded benchmark
+    # on another machine may differ, a faster or slower kernel would not)
+    records = {}
+    for name in ("queens_assembly", "queens_assembly_n20", "queens_assembly_n21"):
+        for r in json.loads((ROOT / "benchmarks/results" / f"{name}.json").read_text())["rows"]:
+            if r["method"] == "assembly" and r["workers"] == 2 and r["n"] >= 18:
+                records[r["n"]] = r["cpu_s"]
+    for r in json.loads((ROOT / "benchmarks/results/queens_assembly_estimates.json").read_text())["rows"]:
+        records[r["n"]] = r["estimate_cpu_s"]
+    assert sorted(records) == sorted(tasks.ASSEMBLY_CPU_SECONDS)
+    for n, seconds in records.items():
+        assert 0.5 < tasks.assembly_cpu_seconds(n) / seconds < 2, n
+
+
+def test_the_tasks_of_earlier_runs_are_kept():
+    # a checkpoint resumes only the same task list: up to n = 22 it is the one made before
+    # tasks were sized by time, and the committed checkpoint of Q(21) still resumes
+    assert [tasks._assembly_target(n) for n in (13, 16, 17, 19, 20, 21, 22)] == \
+        [64, 64, 400, 400, 2000, 2000, 2000]
+    path = ROOT / "benchmarks/runs/queens-21-assembly.sqlite"
+    db = sqlite3.connect(f"{path.as_uri()}?immutable=1", uri=True)  # read, never touched
+    meta = dict(db.execute("select key, value from meta").fetchall())
+    db.close()
+    todo = tasks.assembly_tasks(21)
+    assert (meta["tasks"], meta["ntasks"]) == (tasks_hash(todo), str(len(todo)))
+
+
 # --- the command line -------------------------------------------------------------------------
 
 
-def test_count_with_the_assembly_method(tmp_path):
+def test_count_with_the_assembly_method(tmp_path, monkeypatch):
     ckpt = tmp_path / "a.ckpt"
-    r = run_cli("queens", "count", "-n", "13", "--method", "assembly", "-v", "--workers", "2",
-                "--checkpoint", str(ckpt))
+    args = ("queens", "count", "-n", "13", "--method", "assembly", "--checkpoint", str(ckpt))
+    r = run_cli(*args, "-v", "--workers", "2")
     assert r.code == 0, r.err
     first, second = r.out.splitlines()
     assert first == f"n=13  solutions={TOTAL[13]}  unique={UNIQUE[13]}"
     assert second.startswith("method=assembly  kernels=jit  tasks=")
-    # the same command again reads every task from the checkpoint
-    again = run_cli("queens", "count", "-n", "13", "--method", "assembly", "--checkpoint", str(ckpt))
+    ntasks = int(second.split("tasks=")[1].split()[0])
+    assert ntasks == len(tasks.assembly_tasks(13)) > 3
+
+    # the tasks a rerun runs, counted: one worker runs them in this process
+    ran = []
+    real = tasks.assembly_task
+
+    def counted(task, shared=None):
+        ran.append(task)
+        return real(task, shared)
+
+    monkeypatch.setattr(tasks, "assembly_task", counted)
+    again = run_cli(*args, "--workers", "1")
     assert again.code == 0 and again.out.splitlines()[0] == first
+    assert ran == []  # every task read from the checkpoint
+
+    # a checkpoint missing some tasks runs those alone
+    lost = (0, ntasks // 2, ntasks - 1)
+    with sqlite3.connect(ckpt) as db:
+        gone = [json.loads(t) for (t,) in db.execute(
+            "select task from done where idx in (?, ?, ?) order by idx", lost)]
+        db.execute("delete from done where idx in (?, ?, ?)", lost)
+    db.close()
+    assert len(gone) == 3
+    again = run_cli(*args, "--workers", "1")
+    assert again.code == 0 and again.out.splitlines()[0] == first
+    assert ran == gone
+
     # a checkpoint of the other method is refused in one line
     r = run_cli("queens", "count", "-n", "13", "--method", "constellation", "--checkpoint", str(ckpt))
     assert_bad_input(r)

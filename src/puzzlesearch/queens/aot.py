@@ -26,6 +26,7 @@ import importlib.util
 import os
 import platform
 import tempfile
+import threading
 import warnings
 from pathlib import Path
 from types import ModuleType
@@ -46,6 +47,8 @@ EXPORTS = {
 SOURCES = sorted({module for module, _ in EXPORTS.values()})
 
 _loaded: tuple[object, str] | None = None  # (kernels, "aot" | "jit") once chosen in this process
+# the threads of a Dask worker ask at once: one of them chooses (and builds), the others wait
+_choosing = threading.Lock()
 
 
 def cache_dir() -> Path:
@@ -91,7 +94,9 @@ def kernels() -> tuple[object, str]:
     """(an object with the kernels of EXPORTS, "aot" or "jit")."""
     global _loaded
     if _loaded is None:
-        _loaded = _choose()
+        with _choosing:
+            if _loaded is None:
+                _loaded = _choose()
     return _loaded
 
 

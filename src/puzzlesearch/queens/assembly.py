@@ -8,19 +8,23 @@ square map these two to every sign and order of (a, b), and |a| = |b| puts them 
 diagonal, so every solution has an image with 0 < a < b <= h: those cases are counted, 8
 times each (as in Kluev's program). A task is a case and a range of ranks of E: ``{"n",
 "case", "first", "count"}`` with case [0, 0] for the even board or the centre queen, and
-its result ``[solutions, half boards, key pairs]``.
+its result ``[solutions, half boards]``.
 
-The quarter table is built once per process (``table``) and kept: it is what the method
-needs most memory for, and ``need_bytes`` says how much before anything is built.
+The quarter table is built once per process (``table``, under a lock: a Dask worker runs
+tasks in several threads of one process) and kept, read only: it is what the method needs
+most memory for, and ``need_bytes`` says how much before anything is built (its size,
+``quarter_cells``, is counted without it). The arrays a kernel writes into are made by each
+task, never shared.
 """
 
 from __future__ import annotations
 
 import time
-from functools import lru_cache
 from math import comb
 
 import numpy as np
+
+from puzzlesearch.engine.shared import built_once
 
 from . import assembly_kernel as kernel
 
@@ -30,12 +34,12 @@ MIN_N = 4
 # time alike at n = 18, within the noise of the machine (6.0 to 6.7 s on one core).
 MAX_CUT = 6
 
-# Cells of the quarter table for h = 1..11, counted (and h = 12, 13 estimated at 9 times
-# the one before: the ratio grows from 7.1 to 8.9 over h = 7..11).
-QUARTER_CELLS = {1: 2, 2: 7, 3: 26, 4: 87, 5: 462, 6: 2635, 7: 16870, 8: 118969, 9: 915442, 10: 7535369,
-                 11: 66807234}
-for _h in (12, 13, 14):
-    QUARTER_CELLS[_h] = QUARTER_CELLS[_h - 1] * 9
+# The cells of the quarter table where counting them takes seconds (1.6 s for h = 12, 11 s
+# for 13 on one core; n <= 27 needs no larger h): counted once by
+# ``python -c "from puzzlesearch.queens import assembly_kernel as k; print(k.quarter_size(13))"``
+# and checked by the tests. Smaller h are counted when asked (0.3 s at h = 11), larger ones
+# too (2 min at h = 14, the count growing 9.5 to 10.6 times an h over h = 11..14).
+COUNTED_CELLS = {12: 633443407, 13: 6354135838}
 # Half boards of one E at most, per cell of the quarter table (n = 16..20 measured: 0.02-0.03);
 # ten arrays of 8 bytes each are kept per half board.
 HALF_PER_CELL = 0.05
@@ -51,7 +55,7 @@ def cases(n: int) -> list[tuple[int, int]]:
     return [(0, 0)] + [(a, b) for b in range(1, h + 1) for a in range(1, b)]
 
 
-@lru_cache(maxsize=64)
+@built_once(maxsize=64)
 def layout(n: int, case: tuple[int, int]) -> dict:
     """Everything the kernel needs to know of a case but the quarter table."""
     h = n // 2
@@ -100,7 +104,7 @@ def layout(n: int, case: tuple[int, int]) -> dict:
     }
 
 
-@lru_cache(maxsize=2)
+@built_once(maxsize=2)
 def table(h: int) -> tuple[np.ndarray, np.ndarray]:
     """The quarter table of side h: (start, cells), the cells of key k in start[k]:start[k+1]."""
     start = np.zeros((1 << (2 * h)) + 1, np.int64)
@@ -112,14 +116,24 @@ def table(h: int) -> tuple[np.ndarray, np.ndarray]:
     return start, cells
 
 
-@lru_cache(maxsize=1)
+@built_once(maxsize=16)
+def quarter_cells(h: int) -> int:
+    """The cells of the quarter table of side h, the size of ``table(h)[1]``, without building
+    it (need_bytes must know it before the table is built)."""
+    if h in COUNTED_CELLS:
+        return COUNTED_CELLS[h]
+    return int(kernel.quarter_size(h))
+
+
 def _work(h: int) -> np.ndarray:
-    """The kernel's room for the half boards of a row set, kept for the process: as much as
-    need_bytes counts a worker."""
-    return np.empty((HALF_ARRAYS, max(1024, int(QUARTER_CELLS[h] * HALF_PER_CELL))), np.int64)
+    """The kernel's room for the half boards of a row set, one per task: as much as
+    need_bytes counts a worker thread. Never kept for the next task: two tasks running in
+    threads of one process at once would write into the same arrays. Untouched pages cost
+    nothing, so a task pays only for the half boards it writes."""
+    return np.empty((HALF_ARRAYS, max(1024, int(quarter_cells(h) * HALF_PER_CELL))), np.int64)
 
 
-@lru_cache(maxsize=2)
+@built_once(maxsize=2)
 def _widest(h: int) -> int:
     return int(np.diff(table(h)[0]).max())
 
@@ -128,7 +142,7 @@ def need_bytes(n: int, workers: int = 1) -> int:
     """The memory a count of n needs: the quarter table (built once, before the workers
     start, and shared with them) and each worker's arrays for the largest row set."""
     h = n // 2
-    cells = QUARTER_CELLS[h]
+    cells = quarter_cells(h)
     return (4 ** h + 1) * 8 + cells * 8 + workers * int(cells * HALF_PER_CELL) * HALF_ARRAYS * 8
 
 
@@ -145,34 +159,43 @@ def unique(n: int, total: int) -> int:
     return fixed // 8
 
 
-def tasks(n: int, target: int) -> list[dict]:
-    """The tasks of n: each case's row sets in about target / cases ranges of ranks."""
-    out = []
+def _splits(n: int, target: int) -> list[tuple[tuple[int, int], int, int]]:
+    """Each case of n with its row sets and the ranks of one task: about target / cases
+    ranges of ranks a case, at most one a row set."""
     all_cases = cases(n)
     per = max(1, target // len(all_cases))
+    out = []
     for case in all_cases:
         total = layout(n, case)["sets"]
-        parts = min(per, total)
-        step = -(-total // parts)
-        out += [{"n": n, "case": list(case), "first": f, "count": min(step, total - f)}
-                for f in range(0, total, step)]
+        out.append((case, total, -(-total // min(per, total))))
     return out
 
 
+def tasks(n: int, target: int) -> list[dict]:
+    """The tasks of n: each case's row sets in about target / cases ranges of ranks."""
+    return [{"n": n, "case": list(case), "first": f, "count": min(step, total - f)}
+            for case, total, step in _splits(n, target) for f in range(0, total, step)]
+
+
+def task_count(n: int, target: int) -> int:
+    """len(tasks(n, target)), without making them (millions for n = 26 and 27)."""
+    return sum(-(-total // step) for _, total, step in _splits(n, target))
+
+
 def run_task(task: dict, shared: object = None) -> list[int]:
-    """One task's [solutions, half boards, key pairs]."""
+    """One task's [solutions, half boards]."""
     n = task["n"]
     case = tuple(task["case"])
     lay = layout(n, case)
     start, cells = table(lay["h"])
     widest = _widest(lay["h"])
-    out = np.zeros(3, np.int64)
+    out = np.zeros(2, np.int64)
     work = _work(lay["h"])
     kernel.count_range(n, lay["h"], start, cells, lay["free_rows"], lay["east"], lay["west"], lay["fa"],
                        lay["fd"], lay["sym"], lay["lo_a"], lay["lo_d"], lay["width"], lay["removed"],
                        lay["nremoved"], lay["cuts"], lay["maxcut"], lay["nchunks"], widest, task["first"],
                        task["count"], work, out)
-    return [int(out[0]) * lay["mult"], int(out[1]), int(out[2])]
+    return [int(out[0]) * lay["mult"], int(out[1])]
 
 
 def sample_seconds(n: int, samples: int, seed: int) -> tuple[float, int]:

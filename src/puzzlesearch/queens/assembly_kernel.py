@@ -106,6 +106,44 @@ def quarter(h, fill, start, cells):
         nxt[depth] = -1
 
 
+@njit(cache=True, nogil=True)
+def quarter_size(h):
+    """How many placements ``quarter`` files for side h (the cells of its table), counted
+    without the table: row by row on column and diagonal masks, the last row's choices
+    counted at once. 0.3 s at h = 11, 1.6 s at 12, 11 s at 13 (one core)."""
+    if h == 0:
+        return np.int64(1)
+    full = (np.int64(1) << h) - 1
+    cols = np.zeros(h, np.int64)
+    left = np.zeros(h, np.int64)  # the columns the diagonals of the rows above attack
+    right = np.zeros(h, np.int64)
+    todo = np.zeros(h, np.int64)  # a row's choices left: bit 0 leaves it empty, bit c + 1 column c
+    total = np.int64(0)
+    depth = 0
+    todo[0] = (full << 1) | 1
+    while depth >= 0:
+        if depth == h - 1:
+            total += 1 + popcount(full & ~(cols[depth] | left[depth] | right[depth]))
+            depth -= 1
+            continue
+        t = todo[depth]
+        if t == 0:
+            depth -= 1
+            continue
+        low = t & (-t)
+        todo[depth] = t ^ low
+        b = low >> 1
+        c = cols[depth] | b
+        lt = ((left[depth] | b) << 1) & full
+        rt = (right[depth] | b) >> 1
+        depth += 1
+        cols[depth] = c
+        left[depth] = lt
+        right[depth] = rt
+        todo[depth] = ((full & ~(c | lt | rt)) << 1) | 1
+    return total
+
+
 # --- half boards ------------------------------------------------------------------------------
 
 
@@ -462,10 +500,9 @@ def count_range(n, h, start, cells, free_rows, east_cols, west_cols, fa, fd, sym
     """Count the solutions of the row sets E of ranks first .. first + count - 1 (colex order
     of the subsets of free_rows, as many as east_cols has bits; rows and columns are those of
     the board without its middle). out[0] gets the weighted sum of solutions, out[1] the
-    half boards made, out[2] the (east, west) key pairs matched. `widest` is the most
-    placements the quarter table holds under one key. `work` is room for the half boards of
-    a row set (10 rows): the caller keeps it from task to task; a row set with more halves
-    gets arrays of its own."""
+    half boards made. `widest` is the most placements the quarter table holds under one key.
+    `work` is room for the half boards of a row set (10 rows), written here: the caller
+    makes it for this call alone; a row set with more halves gets arrays of its own."""
     pos = _free_positions(free_rows, 2 * h)
     x = _unrank(first, popcount(east_cols))
     hmask = (np.int64(1) << h) - 1
@@ -485,7 +522,6 @@ def count_range(n, h, start, cells, free_rows, east_cols, west_cols, fa, fd, sym
     south_d = np.empty(widest, np.int64)
     total = 0
     halves = 0
-    pairs = 0
     for step in range(count):
         rows_e = _spread(x, pos)
         rows_w = free_rows ^ rows_e
@@ -519,9 +555,7 @@ def count_range(n, h, start, cells, free_rows, east_cols, west_cols, fa, fd, sym
                 keys(ea, ed, me, lo_a, lo_d, width, removed, nremoved, cuts, ncut, ek, ec)
                 keys(wa, wd, mw, lo_a, lo_d, width, removed, nremoved, cuts, ncut, wk, wc)
                 total += mult * match(ek, ec, me, wk, wc, ww, mw, ncut, nchunks)
-                pairs += me * mw
         if step + 1 < count:
             x = _next_subset(x)
     out[0] = total
     out[1] = halves
-    out[2] = pairs

@@ -22,6 +22,7 @@ times the true one (n = 13 and 15, three sets of givens), and no look-ahead did 
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Callable, Mapping
 
@@ -211,14 +212,49 @@ def complete_task(task: dict, shared: object = None) -> list[int]:
 # --- the assembly method ---------------------------------------------------------------------------
 
 
+# The CPU seconds of one core an assembly count of n takes, to size its tasks: Q(18) to
+# Q(21) took 8.5, 70, 321 and 2204 CPU seconds, and `queens estimate` puts Q(22) at 23,048
+# and Q(23) at 140,842 (benchmarks/results/queens_assembly*.json). From n to n + 2 the time
+# grew 31 to 38 times over n = 18..21 and 64 to 72 times over n = 20..23: about 8 times a
+# step of n lately, and quickening. Beyond n = 23 a step is taken as 9 times, so that a
+# model in error makes tasks too short rather than too long; below 18, as 8 times (there
+# the least number of tasks decides anyway).
+ASSEMBLY_CPU_SECONDS = {18: 8.5, 19: 70.0, 20: 321.0, 21: 2204.0, 22: 23048.0, 23: 140842.0}
+ASSEMBLY_GROWTH = 9.0
+# The mean CPU seconds of an assembly task, where the count is long enough to need more
+# tasks than the least below. A killed run loses the tasks in flight; tasks of one count
+# differ (those of Q(21): the median 0.91 times the mean, 90% under 1.44 times, 99% under
+# 2.2 times, the largest 7.9 times), so with 45 s most take under a minute.
+ASSEMBLY_TASK_SECONDS = 45.0
+
+
+def assembly_cpu_seconds(n: int) -> float:
+    """One core's seconds for the assembly count of n, by the model above."""
+    known = ASSEMBLY_CPU_SECONDS
+    lo, hi = min(known), max(known)
+    if n > hi:
+        return known[hi] * ASSEMBLY_GROWTH ** (n - hi)
+    return known[n] if n >= lo else known[lo] / 8.0 ** (lo - n)
+
+
 def _assembly_target(n: int) -> int:
-    # Depends on n only. A row set costs microseconds at n = 12 and about 3 ms at n = 20
-    # (on one core), 1.5 ms at n = 21 where the odd board has 46 cases: 2000 tasks keep one
-    # under a second at n = 20 and about a second at n = 21, so that a killed run loses
-    # little and a cluster stays busy.
+    # Depends on n only (a checkpoint resumes only the same tasks, and the split never
+    # depends on the workers). At least a few hundred tasks, 2000 from n = 20 (0.16 s each
+    # at n = 20, 1.1 s at 21, 12 s at 22), so that a cluster's threads each get many; from
+    # n = 23 on, as many as make the mean task ASSEMBLY_TASK_SECONDS long. Up to n = 22 the
+    # least is the larger: their tasks, and so the checkpoint of Q(21) in benchmarks/runs/,
+    # are the same as with 2000 tasks alone.
     if n <= QUICK_N:
         return 1
-    return 64 if n <= 16 else (400 if n <= 19 else 2000)
+    least = 64 if n <= 16 else (400 if n <= 19 else 2000)
+    return max(least, math.ceil(assembly_cpu_seconds(n) / ASSEMBLY_TASK_SECONDS))
+
+
+def assembly_task_seconds(n: int) -> float:
+    """The mean CPU seconds of one assembly task of n, by the model (assembly_cpu_seconds)."""
+    from . import assembly
+
+    return assembly_cpu_seconds(n) / assembly.task_count(n, _assembly_target(n))
 
 
 def assembly_tasks(n: int) -> list[dict]:
@@ -229,7 +265,7 @@ def assembly_tasks(n: int) -> list[dict]:
 
 
 def assembly_task(task: dict, shared: object = None) -> list[int]:
-    """Run one assembly task: [solutions, half boards, key pairs]."""
+    """Run one assembly task: [solutions, half boards]."""
     from . import assembly
 
     return assembly.run_task(task)
