@@ -308,3 +308,39 @@ def test_results_store_keeps_values(tmp_path):
         s.put("topswops", "f(5)", {"steps": 7}, "test", 0.1)
     with ResultsStore(tmp_path / "r.sqlite") as s:
         assert s.get("topswops", "f(5)") == {"steps": 7}
+
+
+def pragmas(db: sqlite3.Connection) -> tuple[str, int]:
+    return db.execute("pragma journal_mode").fetchone()[0], db.execute("pragma synchronous").fetchone()[0]
+
+
+@pytest.fixture
+def lax_sqlite(monkeypatch):
+    """Connections that start with synchronous=NORMAL, as in SQLite builds whose WAL default
+    it is (DEFAULT_WAL_SYNCHRONOUS=1); this one's is FULL."""
+    connect = sqlite3.connect
+
+    def lax(*args, **kwargs):
+        db = connect(*args, **kwargs)
+        db.execute("pragma synchronous=normal")
+        return db
+
+    monkeypatch.setattr(sqlite3, "connect", lax)
+
+
+def test_a_committed_task_survives_a_power_cut(tmp_path, tasks, lax_sqlite):
+    # WAL mode with synchronous=FULL (2): each commit flushes the WAL to the disk; with
+    # NORMAL (1) a power cut could lose the last commits
+    ck = tmp_path / "run.ckpt"
+    for _new_then_existing in range(2):
+        with Checkpoint(ck, PARAMS, tasks) as c:
+            assert pragmas(c._db) == ("wal", 2)
+            c.record(0, tasks[0], {"count": 1})
+
+
+def test_a_stored_value_survives_a_power_cut(tmp_path, lax_sqlite):
+    store = tmp_path / "r.sqlite"
+    for _new_then_existing in range(2):
+        with ResultsStore(store) as s:
+            s.put("topswops", "f(5)", {"steps": 7}, "test")
+            assert pragmas(s._db) == ("wal", 2)

@@ -10,10 +10,16 @@ Every file a command writes (checkpoints, results stores, values files, ``--out`
   existing file is opened for appending (nothing is written), a new one is created and
   removed again.
 - Whole files are written to a temporary file beside the target and renamed over it
-  (:func:`replacing`), so a reader finds the old file or the new one, never half of one.
-  A rename replaces whatever has the name, so it is done only over a regular file: a
-  device, FIFO, socket or folder is refused before any work, and would be again at the
-  rename. ``/dev/null`` given as a checkpoint must stay ``/dev/null``.
+  (:func:`replacing`), so a reader finds the old file or the new one, never half of one,
+  also after a power cut: the file's bytes are flushed to the disk (fsync) before the
+  rename, and the folder, which holds the rename, after it. The temporary file is created
+  afresh (never opened if something has its name) under a random name, so no one can plant
+  a link there beforehand for us to write through, and two writers of the same file (two
+  threads, two machines on one file system) never share one. It gets the permission bits
+  any new file gets (the umask applies), or the old file's when it replaces one. A rename
+  replaces whatever has the name, so it is done only over a regular file: a device, FIFO,
+  socket or folder is refused before any work, and would be again at the rename.
+  ``/dev/null`` given as a checkpoint must stay ``/dev/null``.
 
 Symbolic links are written through: the file the link points to is checked and replaced,
 and the link stays as it was (:func:`target`). SQLite files are opened at that target too,
@@ -22,7 +28,9 @@ so their ``-wal`` and ``-shm`` files lie beside the real file.
 
 from __future__ import annotations
 
+import errno
 import os
+import secrets
 import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -98,32 +106,118 @@ def not_a_file(path: str | os.PathLike) -> str | None:
 
 @contextmanager
 def replacing(path: str | os.PathLike, what: str = "output") -> Iterator[Path]:
-    """Write a whole file in one go: yields a temporary path in the target's folder; when
-    the block ends without an error it is renamed over the target, else removed.
+    """Write a whole file in one go: yields the path of a new, empty temporary file in the
+    target's folder; when the block ends without an error its bytes are flushed to the disk
+    and it is renamed over the target (the folder flushed too), else it is removed.
 
-    The target is :func:`target` (a link is written through, not replaced). The rename is
-    refused (ValueError) if the target has become anything but a regular file since it was
-    checked. An existing file keeps its permission bits.
+    The block may write the file by its name, or put another file in its place (rename it
+    over the temporary file). The target is :func:`target` (a link is written through, not
+    replaced). The rename is refused (ValueError) if the target has become anything but a
+    regular file since it was checked. An existing file keeps its permission bits; a new
+    one gets those of any new file (0o666 less the umask).
 
         with replacing(checkpoint, "--checkpoint") as tmp:
             with open(tmp, "wb") as f:
                 f.write(data)
     """
     real = target(path)
-    tmp = real.with_name(f".{real.name}.{os.getpid()}.tmp")
+    tmp, made = _new_temporary(real)
+    renamed = False
     try:
         yield tmp
         kind = not_a_file(real)
         if kind is not None:
             raise ValueError(f"{what} {show(path)} is {kind} now, not a regular file; it was left as it is")
         try:
-            os.chmod(tmp, stat.S_IMODE(os.stat(real).st_mode))
-        except FileNotFoundError:
-            pass
+            mode = stat.S_IMODE(os.stat(real).st_mode)
+        except FileNotFoundError:  # a new file: the bits it was made with, if it is still ours
+            mode = stat.S_IMODE(made.st_mode)
+            now = os.stat(tmp, follow_symlinks=False)
+            if (now.st_dev, now.st_ino) != (made.st_dev, made.st_ino):  # another file was put there
+                mode = None
+        _flush_file(tmp, mode)
         os.replace(tmp, real)
+        renamed = True
+        _fsync_folder(real.parent)
     except BaseException:
-        tmp.unlink(missing_ok=True)
+        if not renamed:
+            tmp.unlink(missing_ok=True)
         raise
+
+
+#: how much of the target's name a temporary name keeps: with the random part it stays
+#: well under the 255 bytes most file systems allow in a name
+_NAME_BYTES = 200
+
+
+def _new_temporary(real: Path) -> tuple[Path, os.stat_result]:
+    """Create an empty file beside `real` under a random name nothing had: `.NAME.RANDOM.tmp`;
+    returns its path and what it was made as (its permission bits are those of any new file).
+
+    O_CREAT | O_EXCL makes the creation fail if anything has the name, a link included, so
+    the file is always ours and new; the random part (64 bits from the system's source of
+    randomness) cannot be guessed beforehand and differs in each call. Created with mode
+    0o666, as open() creates files, so the kernel applies the umask (and a folder's default
+    ACL) itself: nothing reads or changes the process's umask, which other threads share.
+    Until the rename its owner may read and write it, as the owner of a file just opened
+    may, even when the umask takes those bits away (they are given back at the rename)."""
+    name = real.name
+    while len(os.fsencode(name)) > _NAME_BYTES:
+        name = name[:-1]
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    for _ in range(100):
+        tmp = real.with_name(f".{name}.{secrets.token_hex(8)}.tmp")
+        try:
+            fd = os.open(tmp, flags, 0o666)
+        except FileExistsError:  # 2**-64 per try, unless someone fills the folder on purpose
+            continue
+        try:
+            made = os.fstat(fd)
+            if made.st_mode & 0o600 != 0o600:
+                os.chmod(tmp, stat.S_IMODE(made.st_mode) | 0o600)
+        except BaseException:
+            os.close(fd)
+            tmp.unlink(missing_ok=True)
+            raise
+        os.close(fd)
+        return tmp, made
+    raise FileExistsError(errno.EEXIST, f"no unused temporary name beside {show(real)}")
+
+
+def _flush_file(path: Path, mode: int | None) -> None:
+    """Give the file at `path` the permission bits `mode` (None: leave them), then flush
+    its bytes and bits to the disk. Opened first, so that bits that forbid reading do not
+    stop the flush; the writer has closed it."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        if mode is not None:
+            os.chmod(path, mode)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+#: what fsync of a folder raises where folders cannot be flushed (some file systems and
+#: platforms); the rename is then as durable as the system makes it
+_NO_FOLDER_FSYNC = {errno.EINVAL, errno.EBADF, errno.EACCES, errno.EPERM, errno.EISDIR, errno.ENOTSUP,
+                    getattr(errno, "EOPNOTSUPP", errno.ENOTSUP)}
+
+
+def _fsync_folder(folder: Path) -> None:
+    """Flush `folder` to the disk, so that a rename in it survives a power cut."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError as e:  # a folder we may not read, or a platform that opens none (Windows)
+        if e.errno in _NO_FOLDER_FSYNC:
+            return
+        raise
+    try:
+        os.fsync(fd)
+    except OSError as e:
+        if e.errno not in _NO_FOLDER_FSYNC:
+            raise
+    finally:
+        os.close(fd)
 
 
 def show(path: str | os.PathLike) -> str:
