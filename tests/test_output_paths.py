@@ -1,8 +1,12 @@
 """Every output path of every command is safe to point anywhere.
 
-The commands and their file options (--checkpoint, --store, --out, --plot, --csv, ...) are
-found by walking the registry's click groups, as the fuzz test does, so a new command is
-covered as soon as it is registered. Each is given, in a temporary folder:
+The commands and the options that name a file they write are found by walking the
+`puzzlesearch` click group (each registered puzzle's group, each of its commands): an
+option is an output file by its type (click.Path, click.File), its metavar (FILE..., PATH)
+or its name (--checkpoint, --store, --out, --csv, --plot, --values, ...), so a new output
+option is covered as soon as it is declared. RUNNABLE holds only what makes each command
+that writes a file runnable (the values of its required parameters, small sizes); a
+command missing from it fails. Each option is given, in a temporary folder:
 
 - a character device (made with mknod, as root only; never the real /dev/null), a FIFO, a
   socket, a folder, and a symbolic link to the device: refused before any work with one
@@ -14,44 +18,84 @@ Nothing else may appear in the folder (no temporary file, -journal, -wal or -shm
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import signal
 import socket
+import sqlite3
 import stat
+import threading
 from pathlib import Path
 
 import click
 import pytest
 
 from conftest import assert_bad_input, run_cli
-from puzzlesearch.registry import PUZZLES
-from test_fuzz_cli import BASE, load_group
+from puzzlesearch.cli import cli
+from puzzlesearch.engine import layers
+from puzzlesearch.engine import run as engine_run
+from puzzlesearch.engine.layers_common import read_header
 
 as_root = os.geteuid() == 0
 
-#: options that name a file a command writes
-OUTPUT_OPTIONS = ("checkpoint", "store", "out", "plot", "csv")
+#: what makes each command that writes a file runnable, as a command line after PUZZLE COMMAND;
+#: its arguments after "--" (each output option is placed before it)
+RUNNABLE: dict[tuple[str, str], tuple[str, ...]] = {
+    ("grundy", "grundys"): ("-n", "50"),
+    ("grundy", "octal"): ("-n", "50", "--", "0.77"),
+    ("grundy", "survey"): ("--digits", "1", "--count", "10"),
+    ("hanoi", "verify"): ("-n", "3"),
+    ("pancake", "god"): ("-n", "5"),
+    ("perm", "god"): ("--", "pancakes-8"),
+    ("perm", "info"): ("--", "pancakes-8"),
+    ("perm", "solve"): ("--scramble", "3 2", "--", "pancakes-8"),
+    ("queens", "count"): ("-n", "6"),
+    ("queens", "show"): ("-n", "6"),
+    ("queens", "solve"): ("-n", "6"),
+    ("shuffle", "god"): ("-n", "3"),
+    ("topswops", "estimate"): ("-n", "5", "--probes", "100"),
+    ("topswops", "optimal"): ("-n", "5"),
+    ("topswops", "play"): ("--", "3", "1", "2"),
+    ("topswops", "solve"): ("-n", "5"),
+}
+
+#: words that make an option an output file by its name (one word of its option string)
+FILE_WORDS = {"checkpoint", "store", "out", "output", "csv", "plot", "png", "svg", "pdf", "file", "path",
+              "values", "save", "dump", "export", "log"}
 
 
-def output_cases() -> list[tuple[str, str, str, tuple[str, ...]]]:
-    """(puzzle, command, option, base argv) for every file option of every command."""
-    cases = []
-    for puzzle in sorted(PUZZLES):
-        group = load_group(puzzle)
-        ctx = click.Context(group)
-        for name in group.list_commands(ctx):
-            cmd = group.get_command(ctx, name)
-            base = BASE.get((puzzle, name), {})
-            argv: list[str] = [puzzle, name]
-            for opt, values in base.items():
-                if opt.startswith("-"):
-                    argv += [opt, *values]
-            if "args" in base:
-                argv += ["--", *base["args"]]
-            for p in cmd.params:
-                if isinstance(p, click.Option) and any(o.lstrip("-") in OUTPUT_OPTIONS for o in p.opts):
-                    cases.append((puzzle, name, max(p.opts, key=len), tuple(argv)))
-    return cases
+def names_a_file(param: click.Parameter) -> bool:
+    """Whether an option names a file: its type, its metavar or a word of its name says so."""
+    if not isinstance(param, click.Option):
+        return False
+    if isinstance(param.type, (click.Path, click.File)):
+        return True
+    if param.is_flag or param.count:
+        return False
+    if re.search(r"FILE|PATH", param.metavar or ""):
+        return True
+    words = {w for opt in param.opts for w in re.split(r"[-_]+", opt.lstrip("-").lower())}
+    return bool(words & FILE_WORDS)
+
+
+def commands(group: click.Group, path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], click.Command]]:
+    """Every command under a click group, with the words that call it."""
+    ctx = click.Context(group)
+    found = []
+    for name in group.list_commands(ctx):
+        cmd = group.get_command(ctx, name)
+        if isinstance(cmd, click.Group):
+            found += commands(cmd, (*path, name))
+        elif cmd is not None:
+            found.append(((*path, name), cmd))
+    return found
+
+
+def output_cases() -> list[tuple[tuple[str, ...], str]]:
+    """(command words, option) for every option of every command that names a file."""
+    return [(words, max(p.opts, key=len))
+            for words, cmd in commands(cli) for p in cmd.params if names_a_file(p)]
 
 
 CASES = output_cases()
@@ -100,10 +144,17 @@ def _alarm(signum, frame):  # pragma: no cover - only when a command blocks on a
     raise TimeoutError("the command blocked: it opened a FIFO")
 
 
-@pytest.mark.parametrize(("puzzle", "command", "option", "argv"), CASES,
-                         ids=[f"{p} {c} {o}" for p, c, o, _ in CASES])
-def test_an_output_path_that_is_not_a_regular_file_is_refused_and_left_alone(
-        puzzle, command, option, argv, nodes, monkeypatch):
+def base_argv(words: tuple[str, ...]) -> tuple[str, ...]:
+    """The command line that runs a command, from RUNNABLE; a command missing there fails."""
+    if words not in RUNNABLE:
+        pytest.fail(f"`puzzlesearch {' '.join(words)}` writes a file: give RUNNABLE the values that run it")
+    return (*words, *RUNNABLE[words])
+
+
+@pytest.mark.parametrize(("words", "option"), CASES, ids=[f"{' '.join(w)} {o}" for w, o in CASES])
+def test_an_output_path_that_is_not_a_regular_file_is_refused_and_left_alone(words, option, nodes,
+                                                                               monkeypatch):
+    argv = base_argv(words)
     folder, names = nodes
     monkeypatch.chdir(folder)
     monkeypatch.setenv("PUZZLESEARCH_STORE", str(folder / "store-elsewhere" / "r.sqlite"))
@@ -123,10 +174,43 @@ def test_an_output_path_that_is_not_a_regular_file_is_refused_and_left_alone(
         signal.signal(signal.SIGALRM, old)
 
 
-def test_the_checks_cover_every_kind_of_output():
-    options = {o for _, _, o, _ in CASES}
-    assert {"--checkpoint", "--store", "--out", "--plot", "--csv"} <= options
-    assert len(CASES) >= 15
+@pytest.mark.parametrize("words", sorted(RUNNABLE), ids=" ".join)
+def test_each_command_runs_with_its_output_files_in_a_folder(words, tmp_path, monkeypatch):
+    # what the refusals above are measured against: the same command line, every output
+    # option at a regular file, runs
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PUZZLESEARCH_STORE", str(tmp_path / "r.sqlite"))
+    argv = base_argv(words)
+    for option in sorted({o for w, o in CASES if w == words}):
+        name = "out-" + option.lstrip("-")
+        argv = tuple(with_option(argv, option, f"{name}.png" if option == "--plot" else name))
+    r = run_cli(*argv)
+    assert r.code == 0, (argv, r.err)
+
+
+def test_every_command_that_writes_a_file_is_runnable_and_nothing_else_is_listed():
+    writers = {w for w, _ in CASES}
+    assert writers, "no command has an output option: the walk of the click group found none"
+    assert writers == set(RUNNABLE), (f"missing from RUNNABLE: {sorted(writers - set(RUNNABLE))}; "
+                                      f"in RUNNABLE but writing no file: {sorted(set(RUNNABLE) - writers)}")
+
+
+def test_an_output_option_is_known_by_its_type_its_metavar_or_its_name():
+    @click.command()
+    @click.option("--values", type=click.Path(dir_okay=False))
+    @click.option("--table-to", type=click.File("w"))
+    @click.option("--svg", metavar="FILE.svg")
+    @click.option("--export-csv")
+    @click.option("--count", type=int)
+    @click.option("--show", type=int, metavar="N")
+    @click.option("--csv", "as_csv", is_flag=True)
+    @click.option("--from", "start", metavar="POSITION")
+    @click.argument("puzzle")
+    def command(**kwargs):
+        pass
+
+    assert {p.opts[0] for p in command.params if names_a_file(p)} == {"--values", "--table-to", "--svg",
+                                                                    "--export-csv"}
 
 
 def test_a_link_to_a_file_is_written_through(tmp_path, monkeypatch):
@@ -141,17 +225,134 @@ def test_a_link_to_a_file_is_written_through(tmp_path, monkeypatch):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["board", "plain.txt", "real.txt"]
 
 
-def test_a_checkpoint_through_a_link_keeps_the_link_and_resumes(tmp_path, monkeypatch):
+def kernels_finished() -> None:
+    """Wait for the kernel threads of the last call to end, so that an interrupt raised now
+    leaves the command line by SystemExit (clikit.exit_interrupted leaves a process with a
+    kernel still running by os._exit, which would end the test session)."""
+    for t in threading.enumerate():
+        if t.name == "puzzlesearch-kernel":
+            t.join(30)
+
+
+def layer_passes(mp: pytest.MonkeyPatch, interrupt_at: int | None = None) -> list[str]:
+    """The layer passes of the breadth-first engine from now on, one entry each; with
+    `interrupt_at`, Ctrl-C instead of the pass after that many."""
+    passes: list[str] = []
+    for name in ("_push", "_pull"):
+        real = getattr(layers, name)
+
+        def counted(*args, real=real, name=name):
+            if len(passes) == interrupt_at:
+                kernels_finished()
+                raise KeyboardInterrupt
+            passes.append(name)
+            return real(*args)
+
+        mp.setattr(layers, name, counted)
+    return passes
+
+
+def engine_tasks(mp: pytest.MonkeyPatch, interrupt_after: int | None = None) -> dict[str, list[int]]:
+    """The tasks each run of the task engine restores from its checkpoint and those it runs,
+    from now on; with `interrupt_after`, Ctrl-C once that many have run and been committed."""
+    seen: dict[str, list[int]] = {"restored": [], "ran": []}
+    init, accept, settle = engine_run._Run.__init__, engine_run._Run.accept, engine_run._Run.settle
+
+    def counted_init(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        seen["restored"] += [i for i, have in enumerate(self.have) if have]
+
+    def counted_accept(self, i, result):
+        seen["ran"].append(i)
+        return accept(self, i, result)
+
+    def settled(self, i, seconds):
+        settle(self, i, seconds)
+        if len(seen["ran"]) == interrupt_after:
+            kernels_finished()
+            raise KeyboardInterrupt
+
+    mp.setattr(engine_run._Run, "__init__", counted_init)
+    mp.setattr(engine_run._Run, "accept", counted_accept)
+    mp.setattr(engine_run._Run, "settle", settled)
+    return seen
+
+
+def layers_kept(path: Path) -> tuple[int, bool]:
+    """A breadth-first checkpoint's last finished layer, and whether the search is complete."""
+    head = json.loads(read_header(path)[0])
+    return len(head["histogram"]) - 1, head["done"]
+
+
+def tasks_kept(path: Path) -> tuple[int, list[int]]:
+    """A task checkpoint's task count and the indices of its finished tasks. Read as an
+    immutable file when no -wal is beside it: a read-only connection would leave one."""
+    immutable = "" if Path(f"{path}-wal").exists() else "&immutable=1"
+    db = sqlite3.connect(f"file:{path}?mode=ro{immutable}", uri=True)
+    try:
+        ntasks = int(db.execute("select value from meta where key = 'ntasks'").fetchone()[0])
+        return ntasks, [i for (i,) in db.execute("select idx from done order by idx")]
+    finally:
+        db.close()
+
+
+RESUME = "puzzlesearch: interrupted; run the same command again with --checkpoint ckpt to resume\n"
+
+
+def test_a_layered_checkpoint_through_a_link_keeps_the_link_and_resumes(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "runs").mkdir()
     (tmp_path / "ckpt").symlink_to("runs/pancake.ckpt")  # a link to a file not made yet
-    first = run_cli("pancake", "god", "-n", "5", "--checkpoint", "ckpt", "--store", "r.sqlite")
-    assert first.code == 0, first.err
-    assert (tmp_path / "ckpt").is_symlink() and (tmp_path / "runs" / "pancake.ckpt").stat().st_size > 0
-    again = run_cli("hanoi", "verify", "-n", "4", "--checkpoint", "ckpt")
-    assert_bad_input(again)
-    assert "was made for another search" in again.err
+    argv = ("pancake", "god", "-n", "8", "--json", "--checkpoint", "ckpt", "--store", "r.sqlite")
+    with monkeypatch.context() as mp:
+        layer_passes(mp, interrupt_at=4)
+        stopped = run_cli(*argv)
+    assert (stopped.code, stopped.out, stopped.err) == (130, "", RESUME)
+    assert os.readlink(tmp_path / "ckpt") == "runs/pancake.ckpt"
+    assert layers_kept(tmp_path / "runs" / "pancake.ckpt") == (4, False)
+
+    with monkeypatch.context() as mp:
+        passes = layer_passes(mp)
+        again = run_cli(*argv)
+    assert again.code == 0, again.err
+    census = again.json()
+    plain = run_cli("pancake", "god", "-n", "8", "--json", "--store", "plain.sqlite").json()
+    assert census["resumed_at"] == 4 and census["source"] == "run"
+    assert len(passes) == census["diameter"] + 1 - 4  # each layer after the 4th, and the last, empty, pass
+    assert (census["histogram"], census["farthest"]) == (plain["histogram"], plain["farthest"])
+    assert os.readlink(tmp_path / "ckpt") == "runs/pancake.ckpt"
+    assert layers_kept(tmp_path / "runs" / "pancake.ckpt") == (census["diameter"], True)
+    assert sorted(p.name for p in (tmp_path / "runs").iterdir()) == ["pancake.ckpt"]
+
+    other = run_cli("hanoi", "verify", "-n", "4", "--checkpoint", "ckpt")
+    assert_bad_input(other)
+    assert "was made for another search" in other.err
     assert (tmp_path / "ckpt").is_symlink()
+
+
+def test_a_task_checkpoint_through_a_link_keeps_the_link_and_resumes(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "runs").mkdir()
+    (tmp_path / "ckpt").symlink_to("runs/queens.ckpt")
+    argv = ("queens", "count", "-n", "13", "--workers", "1", "--checkpoint", "ckpt")
+    with monkeypatch.context() as mp:
+        engine_tasks(mp, interrupt_after=30)
+        stopped = run_cli(*argv)
+    assert (stopped.code, stopped.out, stopped.err) == (130, "", RESUME)
+    assert os.readlink(tmp_path / "ckpt") == "runs/queens.ckpt"
+    ntasks, kept = tasks_kept(tmp_path / "runs" / "queens.ckpt")
+    assert len(kept) == 30 < ntasks
+
+    with monkeypatch.context() as mp:
+        seen = engine_tasks(mp)
+        again = run_cli(*argv)
+    assert (again.code, again.out) == (0, "n=13  solutions=73712  unique=9233\n"), again.err
+    assert sorted(seen["restored"]) == kept
+    assert sorted(seen["ran"]) == sorted(set(range(ntasks)) - set(kept))
+    assert os.readlink(tmp_path / "ckpt") == "runs/queens.ckpt"
+    assert tasks_kept(tmp_path / "runs" / "queens.ckpt") == (ntasks, list(range(ntasks)))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ckpt", "runs"]
+    assert sorted(p.name for p in (tmp_path / "runs").iterdir()) == ["queens.ckpt"]
 
 
 def test_a_plot_format_is_checked_before_the_work(tmp_path):

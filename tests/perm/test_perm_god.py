@@ -4,6 +4,7 @@ too) on the same puzzles described in a file."""
 
 from __future__ import annotations
 
+import json
 from collections import deque
 
 import pytest
@@ -11,6 +12,8 @@ from perm_cases import random_puzzle
 
 from conftest import load_data
 from puzzlesearch import shuffle
+from puzzlesearch.engine import layers
+from puzzlesearch.engine.layers_common import read_header
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.perm import Puzzle, fullbfs, layout, rules
 
@@ -131,12 +134,61 @@ def test_a_census_is_kept_in_the_store(tmp_path):
     assert again.histogram == first.histogram and again.farthest == first.farthest
 
 
-def test_a_checkpoint_resumes(tmp_path):
-    puzzle = random_puzzle(3)
-    ckpt = str(tmp_path / "run.ckpt")
-    first = puzzle.god(run=RunOptions(store=str(tmp_path / "a.sqlite"), checkpoint=ckpt))
-    again = puzzle.god(run=RunOptions(store=str(tmp_path / "b.sqlite"), checkpoint=ckpt))
-    assert again.histogram == first.histogram
+class Killed(Exception):
+    """Ends a census between two layers, as a killed run ends."""
+
+
+def counting_layers(monkeypatch, stop_at: int | None = None) -> list[str]:
+    """The layer passes (top-down or bottom-up) the engine runs from now on, one entry
+    each; with `stop_at`, the pass after that many raises Killed instead of running."""
+    passes: list[str] = []
+    for name in ("_push", "_pull"):
+        real = getattr(layers, name)
+
+        def counted(*args, real=real, name=name):
+            if stop_at is not None and len(passes) == stop_at:
+                raise Killed
+            passes.append(name)
+            return real(*args)
+
+        monkeypatch.setattr(layers, name, counted)
+    return passes
+
+
+def checkpoint_layers(path) -> tuple[int, bool]:
+    """The layers a census checkpoint holds (the last finished one) and whether it is complete."""
+    line, _, _ = read_header(path)
+    head = json.loads(line)
+    return len(head["histogram"]) - 1, head["done"]
+
+
+def test_a_finished_checkpoint_answers_without_a_layer(tmp_path, monkeypatch):
+    puzzle = random_puzzle(0)  # three orbits, one of them twisted: 324 states, diameter 11
+    ckpt = tmp_path / "run.ckpt"
+    first = puzzle.god(run=RunOptions(store=str(tmp_path / "a.sqlite"), checkpoint=str(ckpt)))
+    assert first.resumed_at is None and checkpoint_layers(ckpt) == (first.diameter, True)
+    passes = counting_layers(monkeypatch)
+    again = puzzle.god(run=RunOptions(store=str(tmp_path / "b.sqlite"), checkpoint=str(ckpt)))
+    assert again.source == "run" and passes == [] and again.resumed_at == first.diameter
+    assert again.histogram == first.histogram == tuple(rules.bfs_histogram(puzzle.rules))
+
+
+@pytest.mark.parametrize("kept", [1, 6])
+def test_a_killed_census_resumes_at_its_last_finished_layer(tmp_path, monkeypatch, kept):
+    puzzle = random_puzzle(0)
+    plain = tuple(rules.bfs_histogram(puzzle.rules))
+    ckpt = tmp_path / "run.ckpt"
+    run = RunOptions(store=str(tmp_path / "a.sqlite"), checkpoint=str(ckpt))
+    with monkeypatch.context() as mp:
+        counting_layers(mp, stop_at=kept)
+        with pytest.raises(Killed):
+            puzzle.god(run=run)
+    assert checkpoint_layers(ckpt) == (kept, False)
+    passes = counting_layers(monkeypatch)
+    again = puzzle.god(run=run)
+    # one pass a layer still to find, and the pass that finds nothing more
+    assert again.source == "run" and again.resumed_at == kept and len(passes) == len(plain) - kept
+    assert again.histogram == plain and checkpoint_layers(ckpt) == (len(plain) - 1, True)
 
 
 def test_too_big_is_refused_with_the_memory_it_needs():
