@@ -23,6 +23,7 @@ import argparse
 import json
 import os
 import shutil
+import statistics
 import sys
 import tempfile
 import time
@@ -272,39 +273,57 @@ def frontier(args: argparse.Namespace) -> None:
     write_results(f"topswops_f{n}", [row], {"load_average": load})
 
 
+#: one timed call of a forward kernel at n = 13 (Knuth's search, one core) in a fresh process;
+#: the kernel is loaded (or compiled) by a call at n = 8 before the clock runs
+WIDE_CASE = """
+import json, time
+import numpy as np
+from puzzlesearch.topswops.bounds import bound_array, first_target
+from puzzlesearch.topswops.{module} import {module} as kernel
+own = [0, 0, 1, 2, 4, 7, 10, 16, 22, 30, 38, 51, 65, 80, 101, 113, 139]  # f(0..16), published
+n = {n}
+bound = bound_array(n, own[:n])
+empty = np.zeros(0, np.int8)
+kernel(8, bound_array(8, own[:8]), 23, empty, 0, 4, np.zeros(10, np.int64), True)
+nodes = np.zeros(n + 2, np.int64)
+t0 = time.perf_counter()
+kernel(n, bound, first_target(own, n), empty, 0, 64, nodes, True)
+print(json.dumps({{"seconds": time.perf_counter() - t0, "nodes": int(nodes.sum())}}))
+"""
+
+
 def wide(repeats: int) -> None:
     """The forward kernel for decks past 16 cards (wide_kernel) against the packed one, on
-    the same tree (n = 13, Knuth's search, one core), in one process, taken in turn."""
-    import numpy as np
-
-    from puzzlesearch.topswops.bounds import bound_array, first_target
-    from puzzlesearch.topswops.forward_kernel import forward_kernel
-    from puzzlesearch.topswops.wide_kernel import wide_kernel
-
-    load = os.getloadavg()
-    own = [0, 0, 1, 2, 4, 7, 10, 16, 22, 30, 38, 51, 65, 80, 101, 113, 139]  # f(0..16), published
+    the same tree (n = 13, Knuth's search, one core): each run a fresh process timing one
+    call of one kernel, the two kernels in turn (the first of each round alternating), the
+    median of each. wide/packed is what choice.WIDE_COST says."""
     n = 13
-    bound = bound_array(n, own[:n])
-    empty = np.zeros(0, np.int8)
+    load = os.getloadavg()
+    names = {"packed": "forward_kernel", "wide": "wide_kernel"}
     times: dict[str, list[float]] = {"packed": [], "wide": []}
-    nodes_seen: dict[str, int] = {}
-    for kernel in (forward_kernel, wide_kernel):  # load both before the clock runs
-        kernel(8, bound_array(8, own[:8]), 23, empty, 0, 4, np.zeros(10, np.int64), True)
-    for _ in range(repeats):
-        for name, kernel in (("packed", forward_kernel), ("wide", wide_kernel)):
-            nodes = np.zeros(n + 2, np.int64)
-            t0 = time.perf_counter()
-            kernel(n, bound, first_target(own, n), empty, 0, 64, nodes, True)
-            times[name].append(time.perf_counter() - t0)
-            nodes_seen[name] = int(nodes.sum())
-    assert nodes_seen["packed"] == nodes_seen["wide"], nodes_seen
-    rows = [{"kernel": name, "n": n, "nodes": nodes_seen[name], "seconds": sorted(t)[len(t) // 2], "runs": t,
-             "Mnodes/s": nodes_seen[name] / sorted(t)[len(t) // 2] / 1e6} for name, t in times.items()]
+    nodes_seen: dict[str, set[int]] = {"packed": set(), "wide": set()}
+    for name in names:  # compile into numba's cache before any run is timed
+        run_once([sys.executable, "-c", WIDE_CASE.format(module=names[name], n=8)])
+    for i in range(repeats):
+        order = ("packed", "wide") if i % 2 == 0 else ("wide", "packed")
+        for name in order:
+            _, _, out = run_once([sys.executable, "-c", WIDE_CASE.format(module=names[name], n=n)])
+            r = json.loads(out)
+            times[name].append(r["seconds"])
+            nodes_seen[name].add(r["nodes"])
+    assert len(nodes_seen["packed"]) == 1 and nodes_seen["packed"] == nodes_seen["wide"], nodes_seen
+    nodes = nodes_seen["packed"].pop()
+    rows = [{"kernel": name, "n": n, "nodes": nodes, "seconds": statistics.median(t), "runs": t,
+             "Mnodes/s": nodes / statistics.median(t) / 1e6} for name, t in times.items()]
     rows[1]["wide/packed"] = rows[1]["seconds"] / rows[0]["seconds"]
-    print_table(f"forward kernels, n = {n}, one core, median of {repeats} (taken in turn)", rows,
-                ["kernel", "n", "nodes", "seconds", "Mnodes/s", "wide/packed"])
-    print(f"\nload average at start: {load[0]:.2f}; at end: {os.getloadavg()[0]:.2f}")
-    write_results("topswops_wide", rows, {"load_average": load})
+    rounds = [w / p for p, w in zip(times["packed"], times["wide"], strict=True)]
+    rows[1]["wide/packed by round"] = rounds
+    print_table(f"forward kernels, n = {n}, one core, median of {repeats} fresh processes each (in turn)",
+                rows, ["kernel", "n", "nodes", "seconds", "Mnodes/s", "wide/packed"])
+    print(f"\nwide/packed by round: {', '.join(f'{x:.2f}' for x in rounds)}")
+    print(f"load average at start: {load[0]:.2f}; at end: {os.getloadavg()[0]:.2f}")
+    write_results("topswops_wide", rows, {"load_average": load, "repeats": repeats,
+                                          "method": "fresh process per run, kernels in turn"})
 
 
 def plan(n: int, seconds: float, store: str | None) -> None:

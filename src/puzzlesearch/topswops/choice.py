@@ -43,8 +43,9 @@ CANDIDATES = 6
 #: chained listing when it costs less than this share of the plain listing)
 DEEP_MARGIN = 0.85
 #: nodes of the kernel for decks past MAX_PACKED cards, in packed nodes (measured: n = 13,
-#: 5.5 s against 2.4 s for the same 1.26e8 nodes, `benchmarks/topswops.py --wide`)
-WIDE_COST = 2.3
+#: 5.1 s against 2.5 s for the same 1.26e8 nodes, medians of 7 fresh processes taken in
+#: turn, `benchmarks/topswops.py --wide`)
+WIDE_COST = 2.0
 
 
 @dataclass(frozen=True)
