@@ -99,14 +99,21 @@ def _private_results_store(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def dask_cluster():
-    """The address of one Dask LocalCluster (2 worker processes, 1 thread each) shared by
-    every test that runs work on a cluster: starting one costs seconds, and the tests must
-    give the same answers on a cluster that is reused, as a user's is."""
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=":0",
-                                  host="127.0.0.1") as cluster:
-        yield cluster.scheduler_address
+def dask_cluster(tmp_path_factory):
+    """The address of one Dask cluster shared by every test that runs work on a cluster,
+    started as a user starts one: a ``dask scheduler`` process and two ``dask worker``
+    processes of 2 threads each, so that every search also runs with tasks side by side in
+    the threads of one process. Starting it costs seconds, and the tests must give the same
+    answers on a cluster that is reused, as a user's is. Tests that kill its processes
+    make a ProcessCluster of their own (tests/dask_processes.py)."""
+    pytest.importorskip("distributed")
+    from dask_processes import ProcessCluster
+
+    cluster = ProcessCluster(tmp_path_factory.mktemp("dask"), workers=2, threads=2)
+    try:
+        yield cluster.address
+    finally:
+        cluster.close()
 
 
 #: a child's command line, in a child that writes KERNEL_RUNNING on stderr as each numba kernel

@@ -17,7 +17,8 @@
 
 Conventions (DESIGN.md): short stable stdout; ``--json`` prints one JSON object; progress
 on stderr, only on a terminal; exit 0 on success, 1 when a check fails or an answer could
-not be saved, 2 on bad input with one line on stderr, 130 when interrupted.
+not be saved, 2 on bad input with one line on stderr, 75 when the Dask cluster was lost
+(finished work kept), 130 when interrupted.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from typing import Any, NoReturn, TypeVar
 
 import click
 
+from puzzlesearch.engine.failures import CheckFailed, ClusterLost
 from puzzlesearch.engine.memory import from_gib, gib
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.engine.paths import show
@@ -45,8 +47,8 @@ T = TypeVar("T")
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
-#: exit statuses, one meaning each
-EXIT_OK, EXIT_CHECK_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+#: exit statuses, one meaning each; EXIT_CLUSTER_LOST is sysexits' EX_TEMPFAIL (try again later)
+EXIT_OK, EXIT_CHECK_FAILED, EXIT_USAGE, EXIT_CLUSTER_LOST, EXIT_INTERRUPTED = 0, 1, 2, 75, 130
 
 
 class UsageFailure(click.UsageError):
@@ -259,14 +261,26 @@ def library_call(run: RunOptions | None = None, *, resumable: bool = True) -> It
     exit 2; Ctrl-C and SIGTERM exit 130 with one line, which says how to resume when the
     command takes a checkpoint (``run`` given and ``resumable``). An answer computed but
     not saved (engine.store.NotSaved) that :func:`answer` did not catch: its one line,
-    which names the answer's value, and exit 1."""
+    which names the answer's value, and exit 1. A check the answer failed
+    (engine.failures.CheckFailed): one line naming it, exit 1. A cluster that cannot go
+    on (engine.failures.ClusterLost): one line saying what is kept, exit 75."""
     try:
         yield
     except KeyboardInterrupt:
         exit_interrupted(run.checkpoint if run is not None else None, resumable and run is not None)
-    except NotSaved as e:
+    except (NotSaved, CheckFailed) as e:
+        sys.stdout.flush()
         warn(_one_line(e))
         sys.exit(EXIT_CHECK_FAILED)
+    except ClusterLost as e:
+        checkpoint = run.checkpoint if run is not None else None
+        if checkpoint:
+            advice = (f"; {show(checkpoint)} keeps the finished work: run the same command again once the "
+                      "cluster is back, to resume")
+        else:
+            advice = "; give --checkpoint FILE to keep finished work when a cluster fails"
+        warn(_one_line(e) + advice)
+        sys.exit(EXIT_CLUSTER_LOST)
     except (ValueError, ImportError, MemoryError, OverflowError) as e:
         message = str(e) or type(e).__name__
         if isinstance(e, MemoryError):
@@ -341,8 +355,8 @@ def _not_saved(message: str) -> NoReturn:
 
 
 __all__ = [
-    "EXIT_CHECK_FAILED", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "GiB", "Group", "NotSaved",
-    "UsageFailure", "Workers", "answer", "emit_json", "exit_interrupted", "fail", "group", "json_option",
-    "library_call", "plot_option", "print_layers", "progress_wanted", "quiet_option", "run_options",
-    "save_plot", "verbose_option", "warn",
+    "EXIT_CHECK_FAILED", "EXIT_CLUSTER_LOST", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "GiB", "Group",
+    "NotSaved", "UsageFailure", "Workers", "answer", "emit_json", "exit_interrupted", "fail", "group",
+    "json_option", "library_call", "plot_option", "print_layers", "progress_wanted", "quiet_option",
+    "run_options", "save_plot", "verbose_option", "warn",
 ]

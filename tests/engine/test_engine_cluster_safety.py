@@ -31,6 +31,7 @@ from pathlib import Path
 import pytest
 
 from conftest import assert_bad_input, run_cli
+from dask_processes import ProcessCluster
 from puzzlesearch.engine import layers, layers_dask
 from puzzlesearch.engine import run as engine_run
 from puzzlesearch.engine._selftest import derangement_tasks, derangements
@@ -211,12 +212,14 @@ def test_tls_is_checked_for_a_listener_only():
 
 
 @pytest.fixture(scope="module")
-def cluster() -> Iterator[str]:
+def cluster(tmp_path_factory) -> Iterator[str]:
     """A cluster of its own for the commands interrupted in their own processes: what their
-    cancelled tasks still do on its workers stays off the cluster the other tests share."""
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=True, host="127.0.0.1",
-                                  dashboard_address=":0") as c:
-        yield c.scheduler_address
+    cancelled tasks still do on its worker stays off the cluster the other tests share."""
+    c = ProcessCluster(tmp_path_factory.mktemp("interrupted"), workers=1, threads=2)
+    try:
+        yield c.address
+    finally:
+        c.close()
 
 
 @pytest.fixture

@@ -1,8 +1,9 @@
 """The values file of a take-and-break checkpoint (`grundy octal`/`grundys --checkpoint FILE`,
 values in FILE.values) proves that it is whole: every finished range's record vouches for
 its values with their count, a CRC-32 and the largest value so far. Damaged, shortened or
-foreign values are refused in one line with exit 2; values past the last record (a run
-killed between flushing a range and recording it) are ignored."""
+foreign values are refused in one line: a range whose values fail their CRC-32 is a failed
+check (exit 1), a file too short or of another version bad input (exit 2); values past the
+last record (a run killed between flushing a range and recording it) are ignored."""
 
 from __future__ import annotations
 
@@ -17,6 +18,13 @@ from conftest import assert_bad_input, run_cli
 from puzzlesearch import games
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.games import limits, takebreak
+
+
+def assert_check_failed(r) -> None:
+    """Exit 1, one line on stderr, no traceback, nothing on stdout."""
+    assert r.code == 1, (r.code, r.out, r.err)
+    assert len(r.err.splitlines()) == 1 and "Traceback" not in r.err, r.err
+    assert r.out == ""
 
 COUNT = 200_000  # 4 ranges of 50,000 heaps
 KAYLES = ("grundy", "octal", "0.77", "-n", str(COUNT), "--summary")
@@ -67,8 +75,9 @@ def test_random_bytes_in_the_values_file_are_refused(tmp_path, args):
     ck, values, _ = finished(tmp_path, args)
     values.write_bytes(np.random.default_rng(7).bytes(2 * COUNT))
     r = run_cli(*args, "--checkpoint", ck)
-    assert_bad_input(r)
-    assert "does not match its checkpoint (heaps 0..49,999 differ from their CRC-32)" in r.err
+    assert_check_failed(r)
+    assert "check failed: the CRC-32 of the checkpoint's values: " in r.err
+    assert "heaps 0..49,999 differ from their CRC-32" in r.err
     assert "delete both to start afresh" in r.err
 
 
@@ -78,8 +87,8 @@ def test_one_changed_value_is_refused_and_named_by_its_range(tmp_path):
     g[120_001] ^= 1
     values.write_bytes(g.tobytes())
     r = run_cli(*KAYLES, "--checkpoint", ck)
-    assert_bad_input(r)
-    assert "(heaps 100,000..149,999 differ from their CRC-32)" in r.err
+    assert_check_failed(r)
+    assert ": heaps 100,000..149,999 differ from their CRC-32 in " in r.err
 
 
 def test_a_shortened_values_file_is_refused(tmp_path):

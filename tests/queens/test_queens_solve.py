@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from conftest import assert_bad_input, run_cli
 from puzzlesearch import queens
+from puzzlesearch.engine.failures import CheckFailed
 from puzzlesearch.queens import construct, rules
 
 
@@ -141,8 +142,11 @@ def test_bad_sizes_are_refused_in_the_command_lines_words(n, message):
 
 def test_a_wrong_construction_is_never_returned(monkeypatch):
     monkeypatch.setattr(construct, "board", lambda n: np.arange(n, dtype=np.int32))
-    with pytest.raises(AssertionError, match="the constructed board of n=8 is wrong: the queens 1:1 and 2:2"):
+    with pytest.raises(CheckFailed, match="the board of n=8 is wrong: the queens 1:1 and 2:2"):
         construct.solve(8)
+    r = run_cli("queens", "solve", "-n", "8")
+    assert (r.code, r.out) == (1, "")
+    assert r.err.startswith("puzzlesearch: check failed: the constructed board's replay: the board of n=8 ")
 
 
 @settings(max_examples=60, deadline=None)

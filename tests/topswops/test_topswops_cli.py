@@ -50,7 +50,9 @@ def test_solve_exits_1_when_the_two_searches_disagree(monkeypatch):
     monkeypatch.setattr(backward, "solve_backward",
                         lambda n, **kw: dataclasses.replace(real(n), steps=real(n).steps + 1, decks=[]))
     r = run_cli("topswops", "solve", "-n", "6")
-    assert (r.code, r.out) == (1, "n=6  backward=11  forward=10  match=false\n")
+    assert (r.code, r.out) == (1, "")
+    assert r.err == ("puzzlesearch: check failed: the two searches agree: f(6) = 11 by the backward search, "
+                     "10 by the forward search\n")
 
 
 def test_optimal_lists_every_deck_with_its_steps():

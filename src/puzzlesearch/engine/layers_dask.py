@@ -203,7 +203,7 @@ def search_on_cluster(space: Space, *, run: RunOptions, show_count: int = 10,
     made = False  # the temporary folder exists and is this run's
     try:
         with dask_client(run.scheduler) as cluster:
-            threads = sum(cluster.client.nthreads().values())
+            threads = cluster.threads()
             saved = _read_meta(ckpt) if ckpt is not None else None
             bounds = [tuple(b) for b in saved["bounds"]] if saved else partitions(space.size, threads)
             params = {"format": FORMAT, "space": space.name, "start": space.start, "size": space.size,

@@ -29,17 +29,19 @@ import logging
 import multiprocessing
 import os
 import pickle
+import queue
 import signal
 import sys
 import threading
 import time
 import uuid
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager, suppress
 from typing import Any
 
 from puzzlesearch.engine import interrupt
+from puzzlesearch.engine.failures import ClusterLost
 from puzzlesearch.engine.options import RunOptions, cores
 from puzzlesearch.engine.paths import show
 from puzzlesearch.engine.progress import Display, Progress
@@ -274,63 +276,154 @@ def _run_dask(func: Callable, run: _Run, todo: list[int], scheduler: str) -> Non
     pending = iter(todo)
     running: dict[Any, int] = {}
     with dask_client(scheduler) as cluster:
-        from distributed import as_completed  # importable: dask_client checked
-
-        queue = as_completed(loop=cluster.client.loop)
 
         def submit() -> None:
             i = next(pending, None)
             if i is not None:
                 key = f"{name}-{i}-{uuid.uuid4().hex}"  # readable on the dashboard, unique per run
-                future = cluster.submit(_timed, func, run.tasks[i], run.shared, key=key)
-                running[future] = i
-                queue.add(future)
+                running[cluster.submit(_timed, func, run.tasks[i], run.shared, key=key)] = i
 
         # Two tasks in flight per cluster thread: the scheduler holds the second and hands it
         # to a thread the moment it is free, one network hop instead of a round trip through
         # this process, at the price of a shared value one result older. The thread count is
-        # asked again (at most once a second: a round trip) so that workers joining later get work.
-        in_flight, asked = 2 * cluster.threads(), time.monotonic()
-        for _ in range(in_flight):
+        # asked again (at most once a LOOK_SECONDS) so that workers joining later get work.
+        for _ in range(2 * max(1, cluster.threads())):
             submit()
         with run.bar:
-            for future in queue:
-                i = running.pop(future)
-                result, seconds = future.result()
-                run.accept(i, result)
-                if time.monotonic() - asked > 1.0:
-                    in_flight, asked = 2 * cluster.threads(), time.monotonic()
-                for _ in range(max(1, in_flight - len(running))):
-                    submit()
-                run.settle(i, seconds)
+            while running:
+                for future in cluster.wait(running):
+                    i = running.pop(future)
+                    result, seconds = cluster.result(future)
+                    run.accept(i, result)
+                    for _ in range(max(1, 2 * cluster.threads() - len(running))):
+                        submit()
+                    run.settle(i, seconds)
 
 
 #: seconds a client interrupted mid-run has to say goodbye to the scheduler
 QUIET_CLOSE_SECONDS = 5.0
+#: how often (seconds) a run waiting on its cluster looks at it: its scheduler and its threads
+LOOK_SECONDS = 1.0
+#: seconds the scheduler has to answer that look before the run counts it as lost
+ANSWER_SECONDS = 10.0
+#: seconds a run waits for a worker while its cluster has none (every worker lost, or none
+#: started yet) before it gives up, its finished tasks kept; the environment variable
+#: PUZZLESEARCH_NO_WORKER_SECONDS sets another wait
+NO_WORKER_SECONDS = 30.0
+
+
+def no_worker_seconds() -> float:
+    """How long a run waits for a worker (NO_WORKER_SECONDS, or the environment's)."""
+    text = os.environ.get("PUZZLESEARCH_NO_WORKER_SECONDS", "").strip()
+    if not text:
+        return NO_WORKER_SECONDS
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value < float("inf"):
+        raise ValueError(f"PUZZLESEARCH_NO_WORKER_SECONDS must be a positive number of seconds, got {text!r}")
+    return value
 
 
 class Cluster:
-    """The Dask client of one run (see :func:`dask_client`). ``submit`` keeps a weak
-    reference to each future, so that an interrupted run can cancel those still wanted
-    (a strong one would keep every result in the cluster's memory until the run ends)."""
+    """The Dask client of one run (see :func:`dask_client`), and what the run needs of it.
 
-    def __init__(self, client: Any):
-        self.client = client
+    ``submit`` keeps a weak reference to each future, so that an interrupted run can cancel
+    those still wanted (a strong one would keep every result in the cluster's memory until
+    the run ends). ``wait``, ``result`` and ``gather`` never block longer than LOOK_SECONDS
+    without looking at the cluster: a worker lost is Dask's to handle (it runs the lost
+    tasks again on the others), but a cluster that cannot go on, its scheduler gone or no
+    worker left for :func:`no_worker_seconds`, ends the wait with ClusterLost, one line,
+    rather than an endless wait or distributed's traceback."""
+
+    def __init__(self, client: Any, address: str, patience: float = NO_WORKER_SECONDS):
+        self.client, self.address = client, address
         self.futures: weakref.WeakSet = weakref.WeakSet()
+        self._threads, self._asked = 0, -float("inf")
+        self._workerless_since: float | None = None
+        self._patience = patience  # seconds without a worker before the run gives up
+        self._finished: queue.Queue = queue.Queue()  # a future put here as it finishes
 
     def submit(self, func: Callable, *args: Any, key: str | None = None) -> Any:
         """``func(*args)`` on the cluster, never taken from an earlier result (pure=False)."""
         future = self.client.submit(func, *args, key=key, pure=False)
         self.futures.add(future)
+        future.add_done_callback(self._finished.put)  # wakes `wait`
         return future
 
-    def gather(self, futures: list) -> list:
-        """The results of ``futures``, in their order."""
-        return self.client.gather(futures)
-
     def threads(self) -> int:
-        """The cluster's worker threads now (at least 1: workers may join later)."""
-        return max(1, sum(self.client.nthreads().values()))
+        """The cluster's worker threads now (0 while it has no worker), asked of the
+        scheduler at most once a LOOK_SECONDS. ClusterLost when the scheduler does not
+        answer, or when the cluster has had no worker for no_worker_seconds()."""
+        now = time.monotonic()
+        if now - self._asked < LOOK_SECONDS:
+            return self._threads
+        self._alive()
+        try:
+            self._threads = sum(self.client.nthreads(callback_timeout=ANSWER_SECONDS).values())
+        except (OSError, TimeoutError) as e:  # distributed's CommClosedError is an OSError
+            self._alive()
+            raise self._lost(f" (no answer within {ANSWER_SECONDS:g} s)") from e
+        self._asked = time.monotonic()
+        if self._threads:
+            self._workerless_since = None
+        elif self._workerless_since is None:
+            self._workerless_since = now
+        elif now - self._workerless_since >= self._patience:
+            raise ClusterLost(f"the Dask cluster at {show(self.address)} has had no worker for "
+                              f"{self._patience:g} s")
+        return self._threads
+
+    def wait(self, futures: Collection) -> set:
+        """The futures of ``futures`` that are done (at least one), looking at the cluster
+        each LOOK_SECONDS meanwhile. (Not distributed.wait, which asks for a default
+        client: a run's client is its own, so that it never takes over a user's.)"""
+        while True:
+            done = {f for f in futures if f.done()}
+            if done:
+                return done
+            try:
+                self._finished.get(timeout=LOOK_SECONDS)
+            except queue.Empty:
+                self.threads()
+
+    def result(self, future: Any) -> Any:
+        """The result of a future that is done, or the exception its task raised. A result
+        held by a worker that is lost meanwhile is computed again (Dask does so): looked
+        for each LOOK_SECONDS, with the cluster looked at in between."""
+        from distributed import KilledWorker
+
+        while True:
+            try:
+                return future.result(timeout=LOOK_SECONDS)
+            except TimeoutError:
+                if future.status == "error":  # the task's own TimeoutError
+                    raise
+                self.threads()
+            except (cf.CancelledError, OSError) as e:  # the scheduler is gone (CommClosedError: OSError)
+                self._alive()
+                if isinstance(e, OSError) and future.status == "error":  # the task's own OSError
+                    raise
+                raise self._lost() from e
+            except KilledWorker as e:
+                raise ClusterLost(f"a task of the run at {show(self.address)} ended every worker that ran it "
+                                  f"({e.args[2] if len(e.args) > 2 else 'several'} of them; out of memory?)"
+                                  ) from None
+
+    def gather(self, futures: list) -> list:
+        """The results of ``futures``, in their order (as ``wait`` and ``result``)."""
+        left = set(futures)
+        while left:
+            left -= self.wait(left)
+        return [self.result(f) for f in futures]
+
+    def _alive(self) -> None:
+        if self.client.status not in ("running", "newly-created"):  # "connecting": the connection is lost
+            raise self._lost()
+
+    def _lost(self, why: str = "") -> ClusterLost:
+        return ClusterLost(f"the Dask scheduler at {show(self.address)} stopped answering{why}")
 
 
 @contextmanager
@@ -349,22 +442,41 @@ def dask_client(scheduler: str) -> Iterator[Cluster]:
         from distributed import Client
     except ImportError as e:
         raise ImportError(NEEDS_DASK) from e
+    patience = no_worker_seconds()
     check_scheduler(scheduler)  # at once, not after the Client's whole timeout
     cluster = None
+    quiet = _Quiet()
+    handlers = [*logging.getLogger("distributed").handlers, *logging.root.handlers]
     try:
         with deferred_interrupts():
             try:
-                cluster = Cluster(Client(scheduler, timeout=10, set_as_default=False))
+                cluster = Cluster(Client(scheduler, timeout=10, set_as_default=False), scheduler, patience)
             except (OSError, TimeoutError, ValueError) as e:
                 why = (str(e) or type(e).__name__).splitlines()[0]
                 raise ValueError(f"no Dask scheduler answers at {show(scheduler)} ({why})") from None
+        for handler in handlers:
+            handler.addFilter(quiet)
         yield cluster
     except BaseException:
         if cluster is not None:
             _close_quietly(cluster)
         raise
+    finally:
+        for handler in handlers:
+            handler.removeFilter(quiet)
     with deferred_interrupts():  # a Ctrl-C now is raised once the client is closed
         cluster.client.close()
+
+
+class _Quiet(logging.Filter):
+    """Drops what distributed's loggers in this process say while a run's client is open:
+    a worker lost ("Couldn't gather ... rescheduling": Dask computes its results again, and
+    the answer is the same) or the scheduler's connection closing (a traceback at INFO),
+    which the run itself reports in one line (ClusterLost) when it cannot go on. The
+    workers' and the scheduler's own logs are theirs, untouched."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.name.startswith("distributed")
 
 
 def _close_quietly(cluster: Cluster) -> None:

@@ -25,6 +25,8 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable
 from typing import Any, Literal
 
+from puzzlesearch.engine.failures import CheckFailed
+
 Position = Hashable
 
 
@@ -157,7 +159,7 @@ class ImpartialGame:
                 for option in self.options(p):
                     if self.grundy(option) == target:
                         return Sum(*parts[:k], *_parts(option), *parts[k + 1:])
-        raise AssertionError("a part with a smaller target value always has a move to it")  # mex property
+        raise CheckFailed("the mex property", f"no part of a sum of value {total} has a move to value 0")
 
 
 def impartial(options: Callable[[Any], Iterable[Any]]) -> ImpartialGame:

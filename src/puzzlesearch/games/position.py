@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from puzzlesearch.engine.failures import CheckFailed
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.engine.params import digits_text
 
@@ -203,14 +204,17 @@ def position_moves(game: Game, heaps: tuple[int, ...], all_moves: bool, run: Run
             for p in position:
                 check ^= int(g[p])
             if not _legal(game, h, leaves) or check != 0:
-                raise AssertionError(f"{game_name(game)}: {h} -> {leaves} is not a winning move")
+                raise CheckFailed("the winning move's replay",
+                                  f"{game_name(game)}: {h} -> {leaves} is not a winning move "
+                                  f"({'legal' if _legal(game, h, leaves) else 'illegal'}, value {check})")
             moves.append(Move(i + 1, h, h - sum(leaves), leaves, position))
             if not all_moves:
                 break
         if moves and not all_moves:
             break
     if total and not moves:
-        raise AssertionError("a heap whose value v has v XOR total < v always has a move to it")
+        raise CheckFailed("the mex property", f"no heap of {heaps} has a move to a position of value 0, "
+                          f"though their values XOR to {total}")
     return PositionMoves(game_name(game), heaps, values, total, "N" if total else "P", tuple(moves),
                          time.perf_counter() - t0)
 

@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from puzzlesearch.engine import figures, interrupt
+from puzzlesearch.engine.failures import CheckFailed
 from puzzlesearch.engine.memory import require
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.engine.paths import check_writable
@@ -392,7 +393,9 @@ class TakeBreakCheckpoint:
                 raise self._refused(f"the record of heaps {start:,}..{stop - 1:,} counts {state['values']} "
                                     f"values, not {stop:,}")
             if zlib.crc32(view[2 * start: 2 * stop]) != state["crc32"]:
-                raise self._refused(f"heaps {start:,}..{stop - 1:,} differ from their CRC-32")
+                raise CheckFailed("the CRC-32 of the checkpoint's values",
+                                  f"{self.values}: heaps {start:,}..{stop - 1:,} differ from their CRC-32 in "
+                                  f"{self.db.path}; delete both to start afresh")
         st.g[:end] = np.frombuffer(raw, np.uint16)
         largest = int(st.g[:end].max())
         if largest >= VALUE_LIMIT:

@@ -219,4 +219,12 @@ def verify(n: int, pegs: int, diameter: bool, as_json: bool, run: clikit.RunOpti
                        "all others are these with pegs renamed)")
     if run.progress:
         click.echo(f"{v.seconds:.2f} s", err=True)
+    if not ok:  # printed all the same: a disagreement is the verification's finding
+        sys.stdout.flush()
+        if not v.agree:
+            clikit.warn(f"check failed: the breadth-first search and Frame-Stewart agree: BFS {v.bfs_moves} "
+                        f"moves, Frame-Stewart {v.frame_stewart}")
+        else:
+            clikit.warn(f"check failed: the Frame-Stewart sequence's replay: its {v.frame_stewart} moves "
+                        "do not take the tower across")
     return clikit.EXIT_OK if ok else clikit.EXIT_CHECK_FAILED

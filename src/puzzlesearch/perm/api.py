@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from puzzlesearch.engine import figures
+from puzzlesearch.engine.failures import CheckFailed
 from puzzlesearch.engine.figures import check_plot
 from puzzlesearch.engine.layers_common import memory_needed_for
 from puzzlesearch.engine.options import RunOptions
@@ -258,6 +259,9 @@ class Puzzle:
         for m in found.moves:
             current = play(rules, current, [rules.move(m)])
             path.append(state_text(rules, current))
+        if current != rules.solved:  # the witness, replayed by the plain rules
+            raise CheckFailed("the solution's replay", f"its {len(found.moves)} moves take {text} to "
+                              f"{state_text(rules, current)}, not to the solved puzzle")
         return Solution(rules.name, text, len(found.moves), found.moves, tuple(path), "", found.states,
                         time.perf_counter() - t0)
 

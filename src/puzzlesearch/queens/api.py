@@ -61,6 +61,7 @@ from typing import Any
 import numpy as np
 
 from puzzlesearch.engine import figures, interrupt, memory
+from puzzlesearch.engine.failures import CheckFailed
 from puzzlesearch.engine.options import RunOptions, cores
 from puzzlesearch.engine.params import whole
 from puzzlesearch.engine.progress import Display, bar_enabled
@@ -249,7 +250,8 @@ def count(
         results = _run(tasks.complete_task, todo, quick, params=params, options=options, display=display)
         units = sum(r[tasks.UNITS] for r in results)
         if units % complete.CLASS_UNIT:
-            raise AssertionError(f"class units {units} are not a multiple of {complete.CLASS_UNIT}")
+            raise CheckFailed("whole symmetry classes",
+                              f"class units {units:,} are not a multiple of {complete.CLASS_UNIT}")
         return Count(
             n,
             sum(r[tasks.FOUND] for r in results),
@@ -272,7 +274,8 @@ def count(
                        display=display)
         unique8 = sum(r[tasks.UNIQUE8] for r in results)
         if unique8 % 8:
-            raise AssertionError(f"8 x unique = {unique8} is not a multiple of 8")
+            raise CheckFailed("Burnside's lemma",
+                              f"8 x unique = {unique8:,} for n={n} is not a multiple of 8")
         total = sum(r[tasks.SOLUTIONS] for r in results)
         return Count(n, total, unique8 // 8, "", "constellation", None, len(todo),
                      time.perf_counter() - t0, kernels=shared or kind)

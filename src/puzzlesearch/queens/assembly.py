@@ -24,6 +24,7 @@ from math import comb
 
 import numpy as np
 
+from puzzlesearch.engine.failures import CheckFailed
 from puzzlesearch.engine.shared import built_once
 
 from . import assembly_kernel as kernel
@@ -155,7 +156,8 @@ def unique(n: int, total: int) -> int:
 
     fixed = total + 2 * int(quarter_turn_count(n)) + int(half_turn_count(n))
     if fixed % 8:
-        raise AssertionError(f"Q + 2 R90 + R180 = {fixed} for n={n} is not a multiple of 8")
+        raise CheckFailed("Burnside's lemma",
+                          f"Q + 2 R90 + R180 = {fixed:,} for n={n} is not a multiple of 8")
     return fixed // 8
 
 

@@ -50,6 +50,7 @@ from pathlib import Path
 import numpy as np
 
 from puzzlesearch.engine import figures
+from puzzlesearch.engine.failures import CheckFailed
 from puzzlesearch.engine.params import whole
 from puzzlesearch.engine.paths import check_writable, replacing
 
@@ -159,14 +160,14 @@ def board(n: int) -> np.ndarray:
 def solve(n: int) -> Solved:
     """One verified board of n queens (1 <= n <= MAX_SOLVE_N); NoBoard for n = 2, 3.
 
-    A board the verifier refuses would be a bug in the construction: AssertionError
-    naming the problem, never a wrong board returned.
+    A board the verifier refuses would be a bug in the construction: CheckFailed naming
+    the problem, never a wrong board returned.
     """
     t0 = time.perf_counter()
     cols = board(n)
     problem = verify(cols, n)
     if problem:
-        raise AssertionError(f"the constructed board of n={n} is wrong: {problem}")
+        raise CheckFailed("the constructed board's replay", f"the board of n={n} is wrong: {problem}")
     return Solved(int(n), cols, time.perf_counter() - t0)
 
 

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from puzzlesearch.engine import interrupt
+from puzzlesearch.engine.failures import CheckFailed
 from puzzlesearch.engine.memory import cap, require
 from puzzlesearch.engine.options import RunOptions, cores
 from puzzlesearch.engine.progress import Meter
@@ -282,7 +283,7 @@ def _walk_forward(x: int, layers: list[np.ndarray], inverse: words.Segments) -> 
                 x = y
                 break
         else:  # pragma: no cover - would mean the layers are inconsistent
-            raise AssertionError("broken layer chain")
+            raise CheckFailed("the path's chain of layers", f"no move leads back into layer {len(out)}")
     return out[::-1]
 
 
@@ -298,7 +299,8 @@ def _walk_backward(x: int, layers: list[np.ndarray], t: np.uint64, size: int,
                 x = y
                 break
         else:  # pragma: no cover
-            raise AssertionError("broken backward chain")
+            raise CheckFailed("the path's chain of layers",
+                              f"no move leads on into backward layer {len(out)}")
     return out
 
 
@@ -387,6 +389,9 @@ def shortest_path(puzzle: PermPuzzle, start: Sequence[int], goal: Sequence[int],
             break
     x = int(meet[0])
     seq = _walk_forward(x, layers[:fa], inverse) + _walk_backward(x, layers[:fb], t, size, moves)
+    end = puzzle.play(start, [puzzle.labels[j] for j in seq])  # the witness, by the plain moves
+    if end != goal:
+        raise CheckFailed("the path's replay", f"its {len(seq)} moves take {start} to {end}, not {goal}")
     paths = None
     if count_paths:
         packed = _kernels()

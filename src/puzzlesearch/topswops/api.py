@@ -40,6 +40,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from puzzlesearch.engine import figures
+from puzzlesearch.engine.failures import CheckFailed
 from puzzlesearch.engine.options import RunOptions, cores
 from puzzlesearch.engine.params import whole
 from puzzlesearch.engine.store import saving
@@ -140,7 +141,8 @@ def solve(n: int = 10, mode: str = "both", *, run: RunOptions = RunOptions(),  #
     """f(n) by the backward search, the forward search, or both (then cross-checked).
 
     Every deck returned is replayed with the plain rules; a deck that does not make the
-    reported number of steps raises AssertionError. The value found is kept in the
+    reported number of steps, or two searches that disagree (mode "both"), raise
+    engine.failures.CheckFailed, and nothing is stored. The value found is kept in the
     results store (``run.store``) for later forward searches to use as a bound; if that
     fails, ``engine.store.NotSaved`` carries the solution. ``run`` also says where the
     forward search runs (the engine's worker policy: in this process for n < 13, else
@@ -168,9 +170,12 @@ def solve(n: int = 10, mode: str = "both", *, run: RunOptions = RunOptions(),  #
     for method, r in details.items():
         for d in r.decks:
             if rules.steps(d) != r.steps:
-                raise AssertionError(f"{method} deck {d} does not make {r.steps} steps")
+                raise CheckFailed("the deck's replay", f"{method} deck {d} makes {rules.steps(d)} steps, "
+                                  f"not {r.steps}")
     b, f = details.get("backward"), details.get("forward")
     match = None if b is None or f is None else (b.steps == f.steps and b.decks == f.decks)
+    if match is False:
+        raise CheckFailed("the two searches agree", _disagreement(n, b, f))
     solution = Solution(
         n=n,
         backward=b.steps if b else None,
@@ -182,9 +187,16 @@ def solve(n: int = 10, mode: str = "both", *, run: RunOptions = RunOptions(),  #
         details=details,
         plan=plan,
     )
-    if match is not False:
-        _remember(solution, run)
+    _remember(solution, run)
     return solution
+
+
+def _disagreement(n: int, b: BackwardResult, f: ForwardResult) -> str:
+    if b.steps != f.steps:
+        return f"f({n}) = {b.steps} by the backward search, {f.steps} by the forward search"
+    only_b, only_f = sorted(set(b.decks) - set(f.decks)), sorted(set(f.decks) - set(b.decks))
+    return (f"f({n}) = {b.steps} by both, but the backward search finds {len(b.decks)} decks and the forward "
+            f"{len(f.decks)} (first differing: {(only_b or only_f)[0]})")
 
 
 def _remember(solution: Solution, run: RunOptions) -> None:

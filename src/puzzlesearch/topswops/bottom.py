@@ -30,6 +30,7 @@ from dataclasses import asdict, dataclass, fields
 
 import numpy as np
 
+from puzzlesearch.engine.failures import CheckFailed
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.topswops import calls, known, rules
 from puzzlesearch.topswops.backward_kernel import fibonacci_bound
@@ -85,7 +86,7 @@ def compute(n: int, target: int, k: int, bounds: list[int] | tuple[int, ...], ru
     longest, most_left, met = calls.call(extend_kernel, n, patterns, k, target, fibonacci_bound(n), best)
     deck = _complete(tuple(int(x) for x in best)) if longest >= 0 else ()  # nothing listed: k > f(n-1)
     if deck and rules.steps(deck) != longest:
-        raise AssertionError(f"deck {deck} does not make {longest} steps")
+        raise CheckFailed("the deck's replay", f"deck {deck} does not make {longest} steps")
     return Bottom(n=n, target=target, k=k, bound=max(k - 1, int(most_left)), listed=len(patterns),
                   longest=int(longest), deck=deck, nodes=listing.nodes + int(met),
                   seconds=round(time.perf_counter() - t0, 3), k2=k2, inner=inner)

@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from puzzlesearch.engine.failures import CheckFailed
 from puzzlesearch.engine.params import whole
 from puzzlesearch.topswops import calls, rules
 from puzzlesearch.topswops.limits import MAX_LONG_WORKERS
@@ -159,7 +160,7 @@ def long_decks(n: int, seconds: float = 60.0, seed: int = 0,
             deck = tuple(int(x) for x in start_deck(n, walk, steps))
             played = rules.steps(deck)
             if played != steps:
-                raise AssertionError(f"deck {deck} makes {played} steps, not {steps}")
+                raise CheckFailed("the deck's replay", f"deck {deck} makes {played} steps, not {steps}")
             took = round(time.perf_counter() - t0, 3)
             imp = Improvement(steps=steps, deck=deck, seconds=took, method=method)
             result.improvements.append(imp)
