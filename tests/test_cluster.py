@@ -152,7 +152,7 @@ def test_every_worker_lost_is_one_line_and_the_rerun_resumes(cluster, tmp_path):
     ckpt = tmp_path / "run.ckpt"
     args = [*LONG, "--scheduler", cluster.address, "--checkpoint", str(ckpt)]
     proc = start(args, tmp_path, PUZZLESEARCH_NO_WORKER_SECONDS="3")
-    when(lambda: ckpt.exists() and done_tasks(ckpt) >= 100)
+    when(lambda: ckpt.exists() and done_tasks(ckpt) >= ALL // 3)
     cluster.kill_workers()
     code, out, err = finish(proc, 60)
     assert (code, out) == (75, "")
@@ -160,7 +160,7 @@ def test_every_worker_lost_is_one_line_and_the_rerun_resumes(cluster, tmp_path):
                    f"{ckpt} keeps the finished work: run the same command again once the cluster is back, "
                    "to resume\n")
     kept = done_tasks(ckpt)
-    assert 100 <= kept < ALL
+    assert ALL // 3 <= kept < ALL
     cluster.add_worker()
     cluster.add_worker()
     cluster.wait_for_workers(2)
@@ -173,7 +173,7 @@ def test_every_worker_lost_is_one_line_and_the_rerun_resumes(cluster, tmp_path):
 def test_the_scheduler_lost_is_one_line_and_the_rerun_resumes(cluster, tmp_path):
     ckpt = tmp_path / "run.ckpt"
     proc = start([*LONG, "--scheduler", cluster.address, "--checkpoint", str(ckpt)], tmp_path)
-    when(lambda: ckpt.exists() and done_tasks(ckpt) >= 100)
+    when(lambda: ckpt.exists() and done_tasks(ckpt) >= ALL // 3)
     lost = cluster.address
     cluster.kill_scheduler()
     code, out, err = finish(proc, 60)
@@ -181,7 +181,7 @@ def test_the_scheduler_lost_is_one_line_and_the_rerun_resumes(cluster, tmp_path)
     assert err == (f"puzzlesearch: the Dask scheduler at {lost} stopped answering; {ckpt} keeps the finished "
                    "work: run the same command again once the cluster is back, to resume\n")
     kept = done_tasks(ckpt)
-    assert 100 <= kept < ALL
+    assert ALL // 3 <= kept < ALL
     # a new scheduler (another port) and new workers: the same command, with the new address
     cluster.close()
     again = ProcessCluster(tmp_path / "dask-again", workers=2, threads=2)
@@ -210,7 +210,7 @@ def test_a_worker_that_joins_mid_run_gets_tasks(tmp_path):
     try:
         ckpt = tmp_path / "run.ckpt"
         proc = start([*LONG, "--scheduler", c.address, "--checkpoint", str(ckpt)], tmp_path)
-        when(lambda: ckpt.exists() and done_tasks(ckpt) >= 20)
+        when(lambda: ckpt.exists() and done_tasks(ckpt) >= ALL // 10)
         c.add_worker(threads=2)
         c.wait_for_workers(2)
         code, out, err = finish(proc)

@@ -128,6 +128,7 @@ CATALOG: dict[str, Entry] = {
     "sidebyside-queens17.json": Entry(False, _sidebyside),
     "sidebyside-queens17-grundys2e6-pancake11.json": Entry(False, _sidebyside),
     "safety.json": _script("python benchmarks/safety.py"),
+    "cluster.json": _script("python benchmarks/cluster.py"),
     "perm.json": _script("python benchmarks/perm.py"),
 }
 

@@ -744,6 +744,7 @@ def gallery(src: Sources) -> str:
     return '<div class="grid cards" markdown>\n\n' + "\n".join(cards) + "\n</div>"
 
 
-# The N-Queens assembly tables live in their own module; importing it registers them here,
-# so that every importer of this module sees every table.
+# The N-Queens assembly tables and the cluster's live in their own modules; importing them
+# registers them here, so that every importer of this module sees every table.
+import site_cluster  # noqa: E402, F401
 import site_queens  # noqa: E402, F401

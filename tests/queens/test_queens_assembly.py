@@ -205,11 +205,15 @@ def test_the_task_model_agrees_with_the_records():
         assert 0.5 < tasks.assembly_cpu_seconds(n) / seconds < 2, n
 
 
-def test_the_tasks_of_earlier_runs_are_kept():
-    # a checkpoint resumes only the same task list: up to n = 22 it is the one made before
-    # tasks were sized by time, and the committed checkpoint of Q(21) still resumes
-    assert [tasks._assembly_target(n) for n in (13, 16, 17, 19, 20, 21, 22)] == \
-        [64, 64, 400, 400, 2000, 2000, 2000]
+def test_tasks_are_neither_too_short_nor_too_long_and_q21_s_checkpoint_resumes():
+    # short counts: no task under ASSEMBLY_TASK_LEAST_SECONDS where 64 remain; from n = 19
+    # a few hundred, 2000 from n = 20; and the committed checkpoint of Q(21) holds the task
+    # list its count makes, so that it resumes
+    assert [tasks._assembly_target(n) for n in (13, 16, 17, 18, 19, 20, 21, 22)] == \
+        [64, 64, 64, 106, 400, 2000, 2000, 2000]
+    for n in range(17, 23):
+        assert tasks.assembly_task_seconds(n) >= tasks.ASSEMBLY_TASK_LEAST_SECONDS or \
+            tasks._assembly_target(n) == 64
     path = ROOT / "benchmarks/runs/queens-21-assembly.sqlite"
     db = sqlite3.connect(f"{path.as_uri()}?immutable=1", uri=True)  # read, never touched
     meta = dict(db.execute("select key, value from meta").fetchall())

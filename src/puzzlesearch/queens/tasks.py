@@ -226,6 +226,12 @@ ASSEMBLY_GROWTH = 9.0
 # differ (those of Q(21): the median 0.91 times the mean, 90% under 1.44 times, 99% under
 # 2.2 times, the largest 7.9 times), so with 45 s most take under a minute.
 ASSEMBLY_TASK_SECONDS = 45.0
+# The least CPU seconds of an assembly task, where the count is short: each task costs the
+# engine a round trip, and on a Dask cluster also the scheduler's and the client's time,
+# about a millisecond or more on the cores the work shares. Q(18) on 2 dask worker
+# processes of 2 threads, all on 2 cores: 5.1 s with 399 tasks of 21 ms, 4.1 s with 100 of
+# 85 ms, against 3.5 s on --workers 2 (which 100 tasks do not slow).
+ASSEMBLY_TASK_LEAST_SECONDS = 0.08
 
 
 def assembly_cpu_seconds(n: int) -> float:
@@ -240,14 +246,17 @@ def assembly_cpu_seconds(n: int) -> float:
 def _assembly_target(n: int) -> int:
     # Depends on n only (a checkpoint resumes only the same tasks, and the split never
     # depends on the workers). At least a few hundred tasks, 2000 from n = 20 (0.16 s each
-    # at n = 20, 1.1 s at 21, 12 s at 22), so that a cluster's threads each get many; from
+    # at n = 20, 1.1 s at 21, 12 s at 22), so that a cluster's threads each get many, but
+    # none shorter than ASSEMBLY_TASK_LEAST_SECONDS where that leaves 64 or more; from
     # n = 23 on, as many as make the mean task ASSEMBLY_TASK_SECONDS long. Up to n = 22 the
     # least is the larger: their tasks, and so the checkpoint of Q(21) in benchmarks/runs/,
     # are the same as with 2000 tasks alone.
     if n <= QUICK_N:
         return 1
+    cpu = assembly_cpu_seconds(n)
     least = 64 if n <= 16 else (400 if n <= 19 else 2000)
-    return max(least, math.ceil(assembly_cpu_seconds(n) / ASSEMBLY_TASK_SECONDS))
+    least = max(64, min(least, int(cpu / ASSEMBLY_TASK_LEAST_SECONDS)))  # none too short
+    return max(least, math.ceil(cpu / ASSEMBLY_TASK_SECONDS))
 
 
 def assembly_task_seconds(n: int) -> float:
