@@ -125,8 +125,9 @@ def test_no_command_prints_the_help():
     assert r.code == 0 and "Commands:" in r.out and "solve" in r.out
 
 
-def test_an_empty_scramble_is_refused(demo):
-    r = run_cli("perm", "solve", demo, "--scramble", " ")
+@pytest.mark.parametrize("scramble", [" ", ",", " , ,"])
+def test_an_empty_scramble_is_refused(demo, scramble):
+    r = run_cli("perm", "solve", demo, "--scramble", scramble)
     assert_bad_input(r)
     assert "the scramble has no moves" in r.err
 

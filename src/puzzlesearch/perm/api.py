@@ -237,11 +237,11 @@ class Puzzle:
         t0 = time.perf_counter()
         if (state is None) == (scramble is None):
             raise ValueError("give the state to solve, or a scramble that makes it (not both)")
-        if scramble is not None and not scramble.split():
+        moves = parse_moves(rules, scramble) if scramble is not None else None
+        if moves == []:  # blank, or separators only (moves are split at spaces and commas)
             raise ValueError("the scramble has no moves: give at least one, e.g. \"R U\"")
         _read_store(rules, run)
-        start = parse_state(rules, state) if state is not None else play(rules, rules.solved,
-                                                                         parse_moves(rules, scramble))
+        start = parse_state(rules, state) if state is not None else play(rules, rules.solved, moves)
         text = state_text(rules, start)
         lay = layout(rules)
         reason = group.unreachable(rules, start, lay)
