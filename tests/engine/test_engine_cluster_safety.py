@@ -56,8 +56,9 @@ RESUME = "puzzlesearch: interrupted; run the same command again with --checkpoin
 
 
 @contextmanager
-def serving(reply: Callable[[socket.socket], None]) -> Iterator[str]:
-    """A loopback server that hands each connection to ``reply``; yields its tcp:// address."""
+def serving(reply: Callable[..., None], numbered: bool = False) -> Iterator[str]:
+    """A loopback server that hands each connection to ``reply`` (with ``numbered``, also
+    its number in the order they came: 0, 1, ...); yields its tcp:// address."""
     server = socket.create_server(("127.0.0.1", 0))
     held: list[socket.socket] = []
 
@@ -68,7 +69,8 @@ def serving(reply: Callable[[socket.socket], None]) -> Iterator[str]:
             except OSError:  # the server was closed
                 return
             held.append(conn)
-            threading.Thread(target=reply, args=(conn,), daemon=True).start()
+            args = (conn, len(held) - 1) if numbered else (conn,)
+            threading.Thread(target=reply, args=args, daemon=True).start()
 
     threading.Thread(target=accept, daemon=True).start()
     try:

@@ -21,13 +21,13 @@ import socket
 import struct
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from test_engine_cluster_safety import serving as serving_each
 
 from conftest import assert_bad_input, run_cli
 from puzzlesearch.engine import scheduler
@@ -213,8 +213,6 @@ def test_when_distributed_frames_otherwise_the_check_only_looks_for_a_listener(m
 @contextmanager
 def serving(reply: Callable[[socket.socket, int], None]) -> Iterator[str]:
     """A loopback server that hands each connection, and its number (0, 1, ...), to ``reply``."""
-    server = socket.create_server(("127.0.0.1", 0))
-    held: list[socket.socket] = []
 
     def serve(conn: socket.socket, n: int) -> None:
         try:
@@ -222,22 +220,8 @@ def serving(reply: Callable[[socket.socket, int], None]) -> Iterator[str]:
         except (OSError, scheduler._Foreign):
             pass
 
-    def accept() -> None:
-        while True:
-            try:
-                conn, _ = server.accept()
-            except OSError:  # the server was closed
-                return
-            held.append(conn)
-            threading.Thread(target=serve, args=(conn, len(held) - 1), daemon=True).start()
-
-    threading.Thread(target=accept, daemon=True).start()
-    try:
-        yield f"tcp://127.0.0.1:{server.getsockname()[1]}"
-    finally:
-        server.close()
-        for conn in held:
-            conn.close()
+    with serving_each(serve, numbered=True) as address:
+        yield address
 
 
 def http_400(conn: socket.socket, n: int) -> None:
