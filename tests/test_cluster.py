@@ -229,3 +229,25 @@ def test_a_bad_no_worker_wait_is_one_line(dask_cluster, monkeypatch):
     assert (r.code, r.out) == (2, "")
     assert r.err == ("puzzlesearch: error: PUZZLESEARCH_NO_WORKER_SECONDS must be a positive number of "
                      "seconds, got 'soon'\n")
+
+
+@pytest.mark.slow
+def test_a_breadth_first_search_that_loses_its_scheduler_resumes_at_its_last_layer(cluster, tmp_path):
+    ckpt = tmp_path / "god.ckpt"
+    args = ["pancake", "god", "-n", "10", "--checkpoint", str(ckpt)]
+    proc = start([*args, "--scheduler", cluster.address], tmp_path)
+    when(ckpt.exists)  # written after each layer's merges
+    lost = cluster.address
+    cluster.kill_scheduler()
+    code, out, err = finish(proc, 60)
+    assert (code, out) == (75, "")
+    assert err.startswith(f"puzzlesearch: the Dask scheduler at {lost} stopped answering; {ckpt} keeps"), err
+    cluster.close()
+    again = ProcessCluster(tmp_path / "dask-again", workers=2, threads=2)
+    try:
+        code, out, err = finish(start([*args, "--scheduler", again.address, "-v"], tmp_path))
+    finally:
+        again.close()
+    assert code == 0, err
+    assert out.startswith("pancakes n=10: 3,628,800 stacks reachable (all 10!), diameter 11\n"), out
+    assert ", resumed at layer " in out.splitlines()[-1]
