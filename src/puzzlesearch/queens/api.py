@@ -75,8 +75,9 @@ from .rules import Board, attacks
 MAX_N = 62
 # Counting all solutions: Q(27) (2016) is the largest count ever made. Here the assembly
 # method would take about 39 CPU-hours for n = 23 (benchmarks/results/
-# queens_assembly_estimates.json) and each further n about 7 times more, so n = 27 some
-# decades, with a quarter table of about 40 GiB.
+# queens_assembly_estimates.json) and each further n about 8 to 9 times more
+# (tasks.assembly_cpu_seconds), so n = 27 about 30 CPU-years, with a quarter table of
+# about 48 GiB (assembly.quarter_cells(13) cells of 8 bytes).
 MAX_COUNT_N = 27
 LIST_BATCH = 256  # solutions per kernel call of a listing
 
