@@ -194,7 +194,19 @@ NOT_IN_TEST = {
 _DEMO = 'name = "demo"\n[pieces.p]\npositions = ["a", "b", "c", "d"]\n[moves]\nX = "(a b c)"\nY = "(c d)"\n'
 _TWISTY = ('name = "twisty"\n[pieces.discs]\npositions = ["a", "b", "c", "d"]\ntwists = 2\n[moves]\n'
            'X = "(a b c)"\nY = "(c d)"\nF = "(a+1)(b+1)"\n')
+_DISCS = ("Name three discs\nSet DISCS 3 2\n\nSolved\nDISCS\n1 2 3\nEnd\n\n"
+          "# X sends the disc at 1 to 3, turning it over, the one at 2 to 1 and the one at 3 to 2\n"
+          "Move X\nDISCS\n2 3 1\n1 0 0\nEnd\n\nMove Y\nDISCS\n2 1 3\nEnd\n")
 SETUP: dict[str, list[tuple[str, ...]]] = {
+    # docs/perm.md's solve from a table: the census that leaves it, run just before on the page
+    'puzzlesearch perm solve pyraminx "ul ur ub lr lb rb u+1 l+1 r+2 b+2" --checkpoint pyraminx.ckpt -v':
+        [("run", "puzzlesearch perm god pyraminx --checkpoint pyraminx.ckpt --show 0")],
+    'puzzlesearch perm solve cube2-htm --scramble "R U" --checkpoint pyraminx.ckpt':
+        [("run", "puzzlesearch perm god pyraminx --checkpoint pyraminx.ckpt --show 0")],
+    # docs/perm.md's twsearch file, as the page shows it
+    "puzzlesearch perm info discs.tws": [("write", "discs.tws", _DISCS)],
+    "puzzlesearch perm solve discs.tws DISCS.1+1 DISCS.3 DISCS.2": [("write", "discs.tws", _DISCS)],
+    "puzzlesearch perm convert discs.tws --to toml": [("write", "discs.tws", _DISCS)],
     # docs/perm.md's tutorial files, as the page shows them
     "puzzlesearch perm info demo.toml": [("write", "demo.toml", _DEMO)],
     "puzzlesearch perm god demo.toml": [("write", "demo.toml", _DEMO)],

@@ -119,6 +119,7 @@ BASE: dict[tuple[str, str], dict[str, tuple[str, ...]]] = {
     ("perm", "info"): {"args": ("pancakes-8",)},
     ("perm", "god"): {"args": ("pancakes-8",)},
     ("perm", "solve"): {"args": ("pancakes-8",), "--scramble": ("3 2",)},
+    ("perm", "convert"): {"args": ("pancakes-8",), "--to": ("toml",)},
 }
 
 

@@ -47,6 +47,7 @@ RUNNABLE: dict[tuple[str, str], tuple[str, ...]] = {
     ("grundy", "survey"): ("--digits", "1", "--count", "10"),
     ("hanoi", "verify"): ("-n", "3"),
     ("pancake", "god"): ("-n", "5"),
+    ("perm", "convert"): ("--to", "toml", "--", "pancakes-8"),
     ("perm", "god"): ("--", "pancakes-8"),
     ("perm", "info"): ("--", "pancakes-8"),
     ("perm", "solve"): ("--scramble", "3 2", "--", "pancakes-8"),

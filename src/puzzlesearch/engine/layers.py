@@ -21,6 +21,9 @@ table pass relabels the bits (and counts nothing: every thread counts what it ma
 
 With a checkpoint file, the array and the layer counts are written after every layer
 (to a temporary file, then renamed), so a killed run resumes at its last finished layer.
+Asked for ``depths``, the search also keeps every state's distance mod 3 in a second
+2-bit array, one table pass a layer, and writes it into the checkpoint: a finished file
+is then a table that `read_table` gives back, down which a shortest path is walked.
 The memory is computed from the size alone and refused before anything is allocated.
 Kernels run in daemon threads named like engine.interrupt's, so Ctrl-C is seen at once
 and the command line leaves without waiting for them.
@@ -43,18 +46,21 @@ from puzzlesearch.engine import interrupt
 from puzzlesearch.engine.layers_common import (
     BLOCK,
     FORMAT,
+    NOT_REACHED,
     Layers,
     buffered,
     check_space,
     images_at_most,
     passes,
     read_checkpoint,
+    record_layer,
     space_hash,
     write_checkpoint,
 )
 from puzzlesearch.engine.layers_dask import search_on_cluster
 from puzzlesearch.engine.options import RunOptions, cores
 from puzzlesearch.engine.paths import check_writable
+from puzzlesearch.engine.paths import show as shown
 from puzzlesearch.engine.progress import Meter
 from puzzlesearch.engine.space import Space
 
@@ -67,31 +73,39 @@ MARKED, BUFFERED = 0, 1
 LO, HI, AT = 0, 1, 2
 
 
+def _params(space: Space, depths: bool) -> dict:
+    """What a checkpoint must have been made for to be resumed (or read as a table)."""
+    params = {"format": FORMAT, "space": space.name, "start": space.start, "size": space.size,
+              "key": space_hash(space)}
+    return params | {"depths": True} if depths else params
+
+
 def search(space: Space, *, run: RunOptions = RunOptions(), show: int = 10,  # noqa: B008 (frozen)
-           watch: Sequence[int] = ()) -> Layers:
+           watch: Sequence[int] = (), depths: bool = False) -> Layers:
     """Every state reachable from space.start, layer by layer (see the module docstring).
 
     run.workers threads (default: all cores), run.memory caps the bytes (refused before
     allocating), run.checkpoint is a file written after each layer and resumed from,
     run.progress draws a bar. `watch`: indices whose distance to report (found).
-    With run.scheduler, the search runs on that Dask cluster instead (engine.layers_dask).
+    `depths`: keep every state's distance mod 3 too, in the checkpoint (twice the memory).
+    With run.scheduler, the search runs on that Dask cluster instead (engine.layers_dask),
+    which keeps no distances.
     """
     if run.scheduler is not None:
         return search_on_cluster(space, run=run, show_count=show, watch=watch)
     workers = run.workers or cores()
-    check_space(space, run.memory)
+    check_space(space, run.memory, depths)
     ckpt = Path(run.checkpoint) if run.checkpoint is not None else None
     if ckpt is not None:
         check_writable(ckpt, "--checkpoint")
-    params = {"format": FORMAT, "space": space.name, "start": space.start, "size": space.size,
-              "key": space_hash(space)}
+    params = _params(space, depths)
     saved = read_checkpoint(ckpt, params) if ckpt is not None else None
     from puzzlesearch.engine import layers_kernel as k
     t0 = time.perf_counter()
     nbytes = (space.size + 3) // 4
     if saved is not None:
         cells, hist, directions = saved["cells"], saved["histogram"], saved["directions"]
-        found = saved["found"]
+        found, dist = saved["found"], saved["depths"]
         resumed = len(hist) - 1
     else:
         cells = np.full(nbytes, 0xFF, dtype=np.uint8)
@@ -99,6 +113,9 @@ def search(space: Space, *, run: RunOptions = RunOptions(), show: int = 10,  # n
             k.put(cells, i, k.OLD)
         k.put(cells, space.start, k.CUR)
         hist, directions, found, resumed = [1], "", {}, None
+        dist = np.full(nbytes, 0xFF, dtype=np.uint8) if depths else None  # NOT_REACHED everywhere
+        if dist is not None:
+            record_layer(cells, dist, space.start >> 2, (space.start >> 2) + 1, 0)
     watch = [int(w) for w in watch]
     forward, backward = space.arrays(), space.arrays(backwards=True)
     room = max(buffered(space.size) // workers, 2 * images_at_most(space))  # a state's images fit
@@ -126,15 +143,38 @@ def search(space: Space, *, run: RunOptions = RunOptions(), show: int = 10,  # n
                 hist.append(new)
                 seen += new
                 _watch(cells, watch, found, len(hist) - 1)
+                if dist is not None:
+                    _record(cells, dist, nbytes, len(hist) - 1, workers)
             meter.update(seen, note=f"layer {len(hist) - 1}: {hist[-1]:,} {space.unit}")
             if ckpt is not None:
-                write_checkpoint(ckpt, params, cells, hist, directions, found, done)
+                write_checkpoint(ckpt, params, cells, hist, directions, found, done, dist)
     out = np.empty(show, dtype=np.int64)
     total = k.collect(cells, space.size, k.CUR, show, out)
     far = tuple(int(i) for i in out[: min(show, total)])
     return Layers(tuple(hist), far, int(total), directions, nbytes, workers, time.perf_counter() - t0,
                   resumed,
                   {w: found[w] for w in watch if w in found})
+
+
+def read_table(space: Space, path: str | Path) -> tuple[np.ndarray, tuple[int, ...]] | None:
+    """The distances mod 3 (see layers_common.depth) and the histogram that a finished
+    search of `space` from space.start with ``depths`` left in its checkpoint `path`; None
+    when there is no such file or it is empty; ValueError (one line) for a file that is not
+    a checkpoint, is damaged, was made for another search (another space, or without
+    distances) or is not finished."""
+    saved = read_checkpoint(Path(path), _params(space, True))
+    if saved is None:
+        return None
+    if not saved["done"]:
+        raise ValueError(f"the search in checkpoint {shown(path)} is not finished (it stopped after layer "
+                         f"{len(saved['histogram']) - 1}): run it to its end to use it as a table")
+    return saved["depths"], tuple(saved["histogram"])
+
+
+def _record(cells: np.ndarray, dist: np.ndarray, nbytes: int, d: int, workers: int) -> None:
+    """The layer just found, at distance d, into the distances mod 3, a chunk a thread."""
+    interrupt.parallel([lambda lo=lo, hi=hi: record_layer(cells, dist, lo, hi, d)
+                        for lo, hi in _ranges(nbytes, CHUNK // 4)], workers)
 
 
 def _watch(cells: np.ndarray, watch: list[int], found: dict[int, int], d: int) -> None:
@@ -223,4 +263,4 @@ def _marker(cells: np.ndarray, lo: int, hi: int, far: list[tuple[np.ndarray, int
     return lambda: got.append(sum(k.mark(cells, lo, hi, buf, nb) for buf, nb in far))
 
 
-__all__ = ["search"]
+__all__ = ["NOT_REACHED", "read_table", "search"]

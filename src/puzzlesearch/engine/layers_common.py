@@ -6,6 +6,13 @@ A checkpoint is MAGIC, one JSON header line (the search's parameters, the histog
 whether it is done) and, on one machine, the 2-bit array after it; a cluster's checkpoint
 holds the header only (its partitions are files of their own, written the same way by
 :func:`write_bits`). A file is always written whole, to a temporary file renamed over it.
+
+A search asked for its distances (``depths``, in its parameters) keeps a second 2-bit array
+and writes it after the first: each state's distance mod 3 (NOT_REACHED for a state not
+reached yet). The search's own array cannot give them (`layers_kernel`: it keeps only which
+states are older than the last layer); with them, a shortest path is a walk down the table
+(a neighbour whose distance is one less is the one whose value is one less, mod 3, when
+every move is undone by a move, since neighbours' distances then differ by at most one).
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ MAX_STATES = 1 << 40  # 256 GiB of bits: beyond any one machine here
 MAGIC = LAYERS_MAGIC
 FORMAT = 1
 MAX_HEADER = 1 << 20
+NOT_REACHED = 3  # a state's value in the distances mod 3 before the search reaches it
 
 
 @dataclass(frozen=True)
@@ -82,19 +90,20 @@ def buffered(states: int) -> int:
     return min(BUFFER, max(4096, states // 64))
 
 
-def memory_needed_for(states: int) -> int:
-    """Bytes a search of `states` allocates: the array and the buffers of far images."""
-    return (states + 3) // 4 + 8 * buffered(states)
+def memory_needed_for(states: int, depths: bool = False) -> int:
+    """Bytes a search of `states` allocates: the array and the buffers of far images, and
+    the array of distances mod 3 when it keeps them."""
+    return (states + 3) // 4 * (2 if depths else 1) + 8 * buffered(states)
 
 
-def memory_needed(space: Space) -> int:
-    return memory_needed_for(space.size)
+def memory_needed(space: Space, depths: bool = False) -> int:
+    return memory_needed_for(space.size, depths)
 
 
-def check_space(space: Space, budget: int | None) -> int:
+def check_space(space: Space, budget: int | None, depths: bool = False) -> int:
     """Refuse (ValueError, one line) a space beyond the index limit or the memory cap; else
     the bytes needed."""
-    need = memory_needed(space)
+    need = memory_needed(space, depths)
     if space.size > MAX_STATES:
         raise ValueError(f"{space.name} has {space.size:,} {space.unit}, beyond the {MAX_STATES:,} "
                          f"this breadth-first search indexes (it would need {gib(need)})")
@@ -156,37 +165,64 @@ def read_checkpoint(path: Path, params: dict) -> dict | None:
     if meta.get("params") != params:
         raise ValueError(f"checkpoint {show(path)} was made for another search: "
                          f"{describe(meta.get('params'))}, not {describe(params)}")
-    if size != offset + nbytes or nbytes != (params["size"] + 3) // 4:
-        raise ValueError(f"{damaged} ({size:,} bytes, expected {offset + nbytes:,}); "
+    arrays = 2 if params.get("depths") else 1
+    if size != offset + arrays * nbytes or nbytes != (params["size"] + 3) // 4:
+        raise ValueError(f"{damaged} ({size:,} bytes, expected {offset + arrays * nbytes:,}); "
                          "delete it to start the run afresh")
-    cells = np.fromfile(path, dtype=np.uint8, offset=offset)
-    return {"cells": cells, "histogram": hist, "directions": str(meta.get("directions", "")),
+    both = np.fromfile(path, dtype=np.uint8, offset=offset)
+    return {"cells": both[:nbytes], "depths": both[nbytes:] if arrays == 2 else None, "histogram": hist,
+            "directions": str(meta.get("directions", "")),
             "found": {int(a): int(b) for a, b in meta.get("found", {}).items()},
             "done": bool(meta.get("done"))}
 
 
 def describe(params: Any) -> str:
-    """A checkpoint's search in a message: its space and start."""
+    """A checkpoint's search in a message: its space and start (and whether it keeps the
+    distances)."""
     if not isinstance(params, dict) or "space" not in params:
         return "an unknown search"
-    return f"{params['space']} from index {params.get('start')}"
+    kept = " keeping distances mod 3" if params.get("depths") else ""
+    return f"{params['space']} from index {params.get('start')}{kept}"
 
 
 def write_checkpoint(path: Path, params: dict, cells: np.ndarray, hist: list[int], directions: str,
-                     found: dict[int, int], done: bool) -> None:
+                     found: dict[int, int], done: bool, depths: np.ndarray | None = None) -> None:
     meta = {"params": params, "histogram": hist, "directions": directions, "bytes": int(cells.nbytes),
             "found": {str(a): b for a, b in found.items()}, "done": done}
-    write_bits(path, "--checkpoint", MAGIC, meta, cells)
+    write_bits(path, "--checkpoint", MAGIC, meta, cells, depths)
 
 
-def write_bits(path: Path, what: str, magic: bytes, head: dict, cells: np.ndarray) -> None:
+def write_bits(path: Path, what: str, magic: bytes, head: dict, cells: np.ndarray,
+               more: np.ndarray | None = None) -> None:
     """A file of 2-bit states, whole and on disk before it replaces the old one: `magic`,
-    `head` as one JSON line, then the bytes of `cells`."""
+    `head` as one JSON line, then the bytes of `cells` (and of `more`)."""
     with replacing(path, what) as tmp, open(tmp, "wb") as f:
         f.write(magic + json.dumps(head).encode() + b"\n")
         cells.tofile(f)
+        if more is not None:
+            more.tofile(f)
         f.flush()
         os.fsync(f.fileno())
+
+
+#: per byte of the search's array: the mask of its states that are in the current layer
+#: (layers_kernel's CUR, 1); per distance mod 3: that value in all four states of a byte
+_CUR_MASK = np.array([sum(3 << (2 * s) for s in range(4) if (b >> (2 * s)) & 3 == 1) for b in range(256)],
+                     dtype=np.uint8)
+_FILL = np.array([0x00, 0x55, 0xAA], dtype=np.uint8)
+
+
+def record_layer(cells: np.ndarray, depths: np.ndarray, lo: int, hi: int, distance: int) -> None:
+    """Write distance mod 3 into `depths` for the states of bytes lo..hi-1 that `cells`
+    holds in the current layer: one table lookup a byte (numpy, which lets go of the GIL)."""
+    mask = _CUR_MASK[cells[lo:hi]]
+    part = depths[lo:hi]
+    part ^= (part ^ _FILL[distance % 3]) & mask
+
+
+def depth(depths: np.ndarray, i: int) -> int:
+    """State i's distance mod 3 in an array of `record_layer`, or NOT_REACHED."""
+    return (int(depths[i >> 2]) >> ((i & 3) << 1)) & 3
 
 
 def stored_census_answers(stored: object, show: int) -> bool:
@@ -199,7 +235,7 @@ def stored_census_answers(stored: object, show: int) -> bool:
     return len(stored["farthest"]) >= min(show, stored["farthest_count"])
 
 
-__all__ = ["BLOCK", "BUFFER", "FORMAT", "MAGIC", "MAX_STATES", "Layers", "buffered", "check_checkpoint",
-           "check_space", "describe", "images_at_most", "memory_needed", "memory_needed_for", "passes",
-           "read_checkpoint", "read_header", "space_hash", "stored_census_answers", "write_bits",
-           "write_checkpoint"]
+__all__ = ["BLOCK", "BUFFER", "FORMAT", "MAGIC", "MAX_STATES", "NOT_REACHED", "Layers", "buffered",
+           "check_checkpoint", "check_space", "depth", "describe", "images_at_most", "memory_needed",
+           "memory_needed_for", "passes", "read_checkpoint", "read_header", "record_layer", "space_hash",
+           "stored_census_answers", "write_bits", "write_checkpoint"]

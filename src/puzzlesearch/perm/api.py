@@ -5,7 +5,8 @@ A puzzle is a few sets of named positions and moves in cycle notation, in a TOML
 in Python (the file's format: `puzzlefile`). It answers how many states it has and why not
 more (`Puzzle.info`, Schreier–Sims), every distance from the solved puzzle with God's
 number (`Puzzle.god`, the breadth-first engine on all cores), and a shortest solution of
-any state (`Puzzle.solve`, bidirectional search):
+any state (`Puzzle.solve`, bidirectional search, or a walk down the table of distances a
+finished `god` left in its checkpoint):
 
     >>> from puzzlesearch.perm import Puzzle
     >>> demo = Puzzle(pieces={"p": ["a", "b", "c", "d"]}, moves={"X": "(a b c)", "Y": "(c d)"})
@@ -47,11 +48,12 @@ from puzzlesearch.engine.failures import CheckFailed
 from puzzlesearch.engine.figures import check_plot
 from puzzlesearch.engine.layers_common import memory_needed_for
 from puzzlesearch.engine.options import RunOptions
+from puzzlesearch.engine.paths import show as shown
 from puzzlesearch.engine.store import NotSaved, ResultsStore, canonical_json, saving
-from puzzlesearch.perm import bidir, group, pictures, puzzlefile
-from puzzlesearch.perm.fullbfs import MAX_SHOW, Census, census, check_show
-from puzzlesearch.perm.layout import index_size, layout
-from puzzlesearch.perm.rules import Rules, parse_moves, parse_state, play, state_text
+from puzzlesearch.perm import bidir, formats, group, pictures, puzzlefile
+from puzzlesearch.perm.fullbfs import MAX_SHOW, Census, Table, census, check_show, table, walk
+from puzzlesearch.perm.layout import Layout, index_size, layout
+from puzzlesearch.perm.rules import Rules, State, parse_moves, parse_state, play, state_text
 
 STORE_GROUP = "perm group"
 
@@ -89,7 +91,10 @@ class Info:
 @dataclass(frozen=True)
 class Solution:
     """A shortest solution: `moves` its length (-1 when the state cannot be reached, and
-    `reason` says why), `sequence` the moves, `path` the state after each of them."""
+    `reason` says why), `sequence` the moves, `path` the state after each of them, `method`
+    how it was found: "table" (walked down the distances of a finished census, given as
+    run.checkpoint), "bidirectional" (searched), "" (no search: an unreachable state);
+    `note` why a checkpoint given was not used (it does not exist yet)."""
 
     puzzle: str
     start: str
@@ -97,7 +102,9 @@ class Solution:
     sequence: tuple[str, ...]
     path: tuple[str, ...]
     reason: str
-    searched: int  # states the bidirectional search stored
+    method: str
+    note: str
+    searched: int  # states the bidirectional search stored (0 for a table)
     seconds: float
 
 
@@ -162,9 +169,10 @@ class Puzzle:
 
     @classmethod
     def from_file(cls, path: str | Path) -> Puzzle:
-        """The puzzle a TOML file describes (or the example of that name); ValueError
+        """The puzzle a file describes, in the format its extension names (`formats`: TOML,
+        ksolve's .tws and .def, KPuzzle .json), or the example of that name; ValueError
         "FILE:LINE: problem" in one line."""
-        return cls.from_rules(puzzlefile.load(find(path), str(path)))
+        return cls.from_rules(formats.load(find(path), str(path)))
 
     @classmethod
     def example(cls, name: str) -> Puzzle:
@@ -196,6 +204,15 @@ class Puzzle:
         (default: solved)."""
         start = self.rules.solved if state is None else parse_state(self.rules, state)
         return state_text(self.rules, play(self.rules, start, parse_moves(self.rules, moves)))
+
+    def convert(self, to: str, out: str | Path | None = None) -> str:
+        """The puzzle written in format `to` ("toml", "tws" for twsearch and ksolve, "json"
+        for KPuzzle), read back and checked to be the same puzzle; ValueError (one line)
+        when that format cannot hold it. With `out`, also written there, whole."""
+        written = formats.text(self.rules, to)
+        if out is not None:
+            formats.save(written, out)
+        return written
 
     def info(self, *, run: RunOptions = RunOptions()) -> Info:  # noqa: B008 (frozen)
         """The exact number of states (Schreier–Sims), why not every arrangement, and the
@@ -232,7 +249,15 @@ class Puzzle:
         """A shortest sequence of moves from `state` (one token a position, see `solved`) or
         from the state a `scramble` makes ("R U R' F2") to the solved puzzle. A state the
         moves cannot reach is answered with moves = -1 and the reason, without a search.
-        run.memory caps the search's memory."""
+
+        With run.checkpoint, the file a finished `god` left there (with that checkpoint) is
+        the table of distances walked down to the solved puzzle, one move a step. A file
+        that is there but is no such table (another puzzle's, an unfinished census, another
+        command's) is refused (ValueError, one line): it was asked for, and searching
+        around it would hide the mistake. A file not made yet (missing or empty) holds no
+        table: the bidirectional search runs, and `note` says so. That search's memory is
+        capped by run.memory. Either way the moves are replayed by the plain rules
+        (CheckFailed if they do not solve it)."""
         rules = self.rules
         t0 = time.perf_counter()
         if (state is None) == (scramble is None):
@@ -244,26 +269,49 @@ class Puzzle:
         start = parse_state(rules, state) if state is not None else play(rules, rules.solved, moves)
         text = state_text(rules, start)
         lay = layout(rules)
+        tab = table(rules, lay, run.checkpoint) if run.checkpoint is not None else None
+        if tab is not None:
+            return self._walk(start, text, lay, tab, t0)
+        note = f"no table: {shown(run.checkpoint)} holds no census yet" if run.checkpoint is not None else ""
         reason = group.unreachable(rules, start, lay)
         if not reason and _distinct(rules) and not _complete(rules, run):
             if not group.member(rules, start, lay):
                 reason = ("no sequence of moves makes it: it is not in the group the moves generate "
                           "(Schreier-Sims)")
         if reason:
-            return Solution(rules.name, text, -1, (), (), reason, 0, time.perf_counter() - t0)
+            return Solution(rules.name, text, -1, (), (), reason, "", note, 0, time.perf_counter() - t0)
         found = bidir.search(rules, lay, start, run=run)
         if found.moves is None:
             return Solution(rules.name, text, -1, (), (), "the search ran out of states reachable from it "
-                            "without meeting the solved puzzle", found.states, time.perf_counter() - t0)
+                            "without meeting the solved puzzle", "bidirectional", note, found.states,
+                            time.perf_counter() - t0)
+        return self._replayed(start, text, found.moves, "bidirectional", note, found.states, t0)
+
+    def _walk(self, start: State, text: str, lay: Layout, tab: Table, t0: float) -> Solution:
+        """The solution down the table of a finished census (see `solve`)."""
+        rules = self.rules
+        reason = group.unreachable(rules, start, lay)  # also what the table's index cannot hold
+        if reason:
+            return Solution(rules.name, text, -1, (), (), reason, "", "", 0, time.perf_counter() - t0)
+        sequence = walk(rules, lay, start, tab)
+        if sequence is None:  # the table holds every state the moves reach from the solved one
+            return Solution(rules.name, text, -1, (), (), "the census in the checkpoint never reached it: "
+                            "no sequence of moves makes it", "table", "", 0, time.perf_counter() - t0)
+        return self._replayed(start, text, sequence, "table", "", 0, t0)
+
+    def _replayed(self, start: State, text: str, sequence: tuple[str, ...], method: str, note: str,
+                  searched: int, t0: float) -> Solution:
+        """The solution, once its moves are replayed by the plain rules to the solved puzzle."""
+        rules = self.rules
         path, current = [], start
-        for m in found.moves:
+        for m in sequence:
             current = play(rules, current, [rules.move(m)])
             path.append(state_text(rules, current))
         if current != rules.solved:  # the witness, replayed by the plain rules
-            raise CheckFailed("the solution's replay", f"its {len(found.moves)} moves take {text} to "
+            raise CheckFailed("the solution's replay", f"its {len(sequence)} moves take {text} to "
                               f"{state_text(rules, current)}, not to the solved puzzle")
-        return Solution(rules.name, text, len(found.moves), found.moves, tuple(path), "", found.states,
-                        time.perf_counter() - t0)
+        return Solution(rules.name, text, len(sequence), tuple(sequence), tuple(path), "", method, note,
+                        searched, time.perf_counter() - t0)
 
 
 def _factor(f) -> str:
@@ -312,6 +360,18 @@ def _remember(rules: Rules, found: group.Count, run: RunOptions) -> None:
         pass
 
 
+#: the formats :meth:`Puzzle.convert` writes, and the file extension of each
+FORMATS = formats.FORMATS
+
+
+def check_convert(to: str, out: str | Path | None = None) -> None:
+    """ValueError (one line) for a format :meth:`Puzzle.convert` does not write, or an
+    `out` file that cannot be written: checked before the puzzle is read."""
+    formats.check_format(to)
+    if out is not None:
+        formats.check_out(out)
+
+
 def plot(result: Census, filename: str) -> None:
     """The distance histogram of a census as an image (pictures.histogram_figure, log
     scale), in the format the file's suffix names; OSError or ValueError when it cannot be
@@ -319,5 +379,5 @@ def plot(result: Census, filename: str) -> None:
     figures.save(pictures.histogram_figure(result), filename)
 
 
-__all__ = ["MAX_SHOW", "Census", "Example", "Info", "Puzzle", "RunOptions", "Solution", "check_plot",
-           "examples", "find", "plot"]
+__all__ = ["FORMATS", "MAX_SHOW", "Census", "Example", "Info", "Puzzle", "RunOptions", "Solution",
+           "check_convert", "check_plot", "examples", "find", "plot"]

@@ -23,10 +23,11 @@ def _load(file: str) -> api.Puzzle:
 
 @clikit.group()
 def perm() -> None:
-    """Permutation puzzles described in a TOML file: states, God's number, optimal solutions.
+    """Permutation puzzles described in a file: states, God's number, optimal solutions.
 
     A file lists sets of named positions (with the twists of their pieces) and moves in
-    cycle notation; see docs/perm.md or an example (puzzlesearch perm list).
+    cycle notation (TOML); ksolve's and twsearch's .def and .tws files and cubing.js's
+    KPuzzle .json are read too. See docs/perm.md or an example (puzzlesearch perm list).
     """
 
 
@@ -53,7 +54,7 @@ def info(file: str, as_json: bool, run: RunOptions) -> int:
     """Count the states exactly (Schreier-Sims) and say why they are not every arrangement.
 
     Also the memory a full search (perm god) would need; nothing is searched. FILE is a
-    puzzle file (TOML) or the name of an example (puzzlesearch perm list).
+    puzzle file (.toml, .tws, .def, .json) or the name of an example (puzzlesearch perm list).
     """
     puzzle = _load(file)
     with clikit.library_call():
@@ -95,7 +96,7 @@ def god(file: str, show: int, plot: str | None, verbose: bool, as_json: bool, ru
     """Every state by its distance from the solved puzzle: histogram, God's number, farthest states.
 
     The whole state space on the breadth-first engine, 2 bits a state, on all cores. FILE is
-    a puzzle file (TOML) or the name of an example (puzzlesearch perm list).
+    a puzzle file (.toml, .tws, .def, .json) or the name of an example (puzzlesearch perm list).
     """
     puzzle = _load(file)
     with clikit.library_call(run):
@@ -123,16 +124,21 @@ def _print_census(result: api.Census, verbose: bool) -> None:
 @click.argument("state", nargs=-1)
 @click.option("--scramble", default=None, metavar="MOVES",
               help="Solve the state these moves make from the solved puzzle, e.g. \"R U R' F2\".")
-@clikit.run_options(workers=False, checkpoint=False, store=True, memory=True)
+@clikit.run_options(workers=False, checkpoint=True, store=True, memory=True)
+@clikit.verbose_option
 @clikit.json_option
-def solve(file: str, state: tuple[str, ...], scramble: str | None, as_json: bool, run: RunOptions) -> int:
+def solve(file: str, state: tuple[str, ...], scramble: str | None, verbose: bool, as_json: bool,
+          run: RunOptions) -> int:
     """Fewest moves from STATE to the solved puzzle (bidirectional search), move by move.
+
+    With --checkpoint FILE of a finished `perm god FILE --checkpoint FILE`, the moves are
+    read down its table of distances instead, in one pass.
 
     STATE names the piece at each position, in the file's order of positions (perm info
     shows the solved state): a piece is its home position (or its colour), with +t when
     it is turned by t, e.g. "ufr+1 ufl ubl ubr dfr dfl+2 dbl dbr". Or give --scramble.
     A state the moves cannot reach is answered with the reason, and exit status 1. FILE is
-    a puzzle file (TOML) or the name of an example (puzzlesearch perm list).
+    a puzzle file (.toml, .tws, .def, .json) or the name of an example (puzzlesearch perm list).
     """
     puzzle = _load(file)
     if state and scramble is not None:
@@ -156,6 +162,42 @@ def solve(file: str, state: tuple[str, ...], scramble: str | None, as_json: bool
     click.echo(f"{'start':<{width}}  {result.start}")
     for m, s in zip(result.sequence, result.path, strict=True):
         click.echo(f"{m:<{width}}  {s}")
+    if verbose:
+        how = (f"read down the table in {run.checkpoint}" if result.method == "table" else
+               f"bidirectional search, {result.searched:,} states stored")
+        click.echo(f"{how}; {result.seconds:.2f} s" + (f" ({result.note})" if result.note else ""))
+    return clikit.EXIT_OK
+
+
+@perm.command()
+@click.argument("file")
+@click.option("--to", "to", required=True, metavar="FORMAT",
+              help=f"The format to write: {', '.join(api.FORMATS)} "
+                   "(TOML, twsearch/ksolve, KPuzzle JSON).")
+@click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Write to FILE (whole, checked first) instead of printing.")
+@clikit.json_option
+def convert(file: str, to: str, out: str | None, as_json: bool) -> int:
+    """Write the puzzle in another format: toml, tws (twsearch and ksolve) or json (KPuzzle).
+
+    What is written is read back and must be the same puzzle (the same moves, as
+    permutations and twists, and the same solved state); a puzzle a format cannot hold (a
+    quarter-turn metric in tws or json, which make every power of a move a move) is
+    refused in one line. FILE is a puzzle file (.toml, .tws, .def, .json) or the name of an
+    example (puzzlesearch perm list).
+    """
+    with clikit.library_call(resumable=False):
+        api.check_convert(to, out)
+    puzzle = _load(file)
+    with clikit.library_call(resumable=False):
+        written = puzzle.convert(to, out)
+    if as_json:
+        clikit.emit_json({"file": file, "puzzle": puzzle.name, "to": to, "out": out,
+                          "text": written if out is None else None})
+    elif out is None:
+        click.echo(written, nl=False)
+    else:
+        click.echo(f"{puzzle.name}: written as {to} to {out}")
     return clikit.EXIT_OK
 
 

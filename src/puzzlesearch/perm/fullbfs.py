@@ -9,6 +9,9 @@ layer, a Dask cluster with ``run.scheduler``); this module turns its answer into
 asking again is instant. One orbit of distinct pieces without twists (a deck of cards, a
 stack of pancakes) is a permutation space, searched exactly as `shuffle god` and
 `pancake god` search theirs.
+
+With a checkpoint, the census also keeps every state's distance mod 3 in it (twice the
+memory), so that the finished file is a table `walk` solves any state from in one pass.
 """
 
 from __future__ import annotations
@@ -19,16 +22,19 @@ from dataclasses import dataclass
 from puzzlesearch.engine import figures, layers
 from puzzlesearch.engine.layers_common import (
     MAX_STATES,
+    NOT_REACHED,
     check_checkpoint,
+    depth,
     memory_needed_for,
     stored_census_answers,
 )
 from puzzlesearch.engine.memory import gib, require
 from puzzlesearch.engine.options import RunOptions
-from puzzlesearch.engine.space import PieceSet, Space, pieces_space, pieces_state
+from puzzlesearch.engine.paths import show as shown
+from puzzlesearch.engine.space import PieceSet, Space, pieces_index, pieces_space, pieces_state
 from puzzlesearch.engine.store import ResultsStore, canonical_json, saving
-from puzzlesearch.perm.layout import Layout, full_state, index_size, layout, orbit_move
-from puzzlesearch.perm.rules import Rules, state_text
+from puzzlesearch.perm.layout import Layout, full_state, index_size, layout, orbit_move, orbit_state
+from puzzlesearch.perm.rules import Rules, State, apply, inverse, state_text
 
 STORE_PUZZLE = "perm census"
 STORED_FARTHEST = 100  # farthest states kept in the store (more are computed again)
@@ -69,13 +75,19 @@ def check_census(rules: Rules, lay: Layout, run: RunOptions) -> int:
     """Refuse (ValueError, one line with the memory it would need) a full search beyond the
     engine's index or the memory cap; else the states it indexes. From the sizes alone."""
     size = index_size(lay)
-    need = memory_needed_for(size)
+    need = memory_needed_for(size, _keeps_depths(run))
     if size > MAX_STATES:
         raise ValueError(f"full BFS of {rules.name} indexes {size:,} states: it would need {gib(need)} "
                          f"(2 bits each), beyond the {MAX_STATES:,} states one search indexes")
     if run.scheduler is None:  # partitions on the cluster's workers, not here
         require(need, run.memory, f"full BFS of {rules.name} ({size:,} states, 2 bits each)")
     return size
+
+
+def _keeps_depths(run: RunOptions) -> bool:
+    """Whether a census keeps the distances mod 3: into a checkpoint on this machine (a
+    cluster's checkpoint holds no bits)."""
+    return run.checkpoint is not None and run.scheduler is None
 
 
 def space(rules: Rules, lay: Layout) -> Space:
@@ -108,13 +120,15 @@ def census(rules: Rules, show: int = 10, *, run: RunOptions = RunOptions()) -> C
     key = canonical_json(sp.key)
     with ResultsStore(run.store) as db:
         stored = db.get(STORE_PUZZLE, key)
-    if stored_census_answers(stored, show):
+    # with a checkpoint the search runs (a finished file answers without a layer), so that
+    # the file is the table `walk` reads, whatever the store holds
+    if run.checkpoint is None and stored_census_answers(stored, show):
         hist = tuple(stored["histogram"])
         far = tuple(state_of(rules, lay, sp, i) for i in stored["farthest"][:show])
         return Census(rules.name, sum(hist), len(hist) - 1, hist, far, stored["farthest_count"], sp.size,
                       (sp.size + 3) // 4, stored["directions"], stored["workers"], time.perf_counter() - t0,
                       "store")
-    found = layers.search(sp, run=run, show=max(show, STORED_FARTHEST))
+    found = layers.search(sp, run=run, show=max(show, STORED_FARTHEST), depths=_keeps_depths(run))
     far = tuple(state_of(rules, lay, sp, i) for i in found.farthest[:show])
     result = Census(rules.name, found.states, found.diameter, found.histogram, far, found.farthest_count,
                     sp.size, found.bytes, found.directions, found.workers, time.perf_counter() - t0, "run",
@@ -127,4 +141,71 @@ def census(rules: Rules, show: int = 10, *, run: RunOptions = RunOptions()) -> C
     return result
 
 
-__all__ = ["MAX_SHOW", "STORE_PUZZLE", "Census", "census", "check_census", "check_show", "space", "state_of"]
+def undone_by_moves(rules: Rules) -> bool:
+    """Whether every move's inverse is a move: then a state's distance from the solved
+    puzzle (what a census finds) is also its distance to it, and neighbours' distances
+    differ by at most one."""
+    ks = rules.ks
+    moves = {(m.perm, m.twist) for m in rules.moves}
+    return all(((u := inverse(m, ks)).perm, u.twist) in moves for m in rules.moves)
+
+
+@dataclass(frozen=True)
+class Table:
+    """The distances mod 3 of every state (engine.layers_common.depth) that a finished
+    census left in its checkpoint, and its histogram."""
+
+    space: Space
+    depths: object  # numpy array of 2-bit values
+    histogram: tuple[int, ...]
+    file: str
+
+
+def table(rules: Rules, lay: Layout, checkpoint: str) -> Table | None:
+    """The table a finished census of this puzzle left in `checkpoint`; None when the file
+    does not exist or is empty (no census was made there). ValueError (one line) for a file
+    that is no finished table of this puzzle, or a puzzle whose moves are not all undone by
+    moves (its census's distances are from the solved puzzle, not to it)."""
+    sp = space(rules, lay)
+    found = layers.read_table(sp, checkpoint)
+    if found is None:
+        return None
+    if not undone_by_moves(rules):
+        raise ValueError(f"{rules.name}: some move's inverse is not a move, so the census's distances "
+                         "from the solved puzzle are not distances to it: solve without --checkpoint")
+    return Table(sp, found[0], found[1], str(checkpoint))
+
+
+def walk(rules: Rules, lay: Layout, start: State, tab: Table) -> tuple[str, ...] | None:
+    """A shortest sequence of moves from `start` to the solved puzzle, down the table: from
+    each state, the first move to a state whose distance is one less (mod 3; the other
+    neighbours are as far or one farther), until the solved puzzle. None when the census
+    never reached `start`. ValueError for a table that does not lead down (damaged)."""
+    sp, depths = tab.space, tab.depths
+
+    def index(state: State) -> int:
+        return pieces_index(sp, [orbit_state(lay, state, o) for o in range(len(lay.orbits))])
+
+    d = depth(depths, index(start))
+    if d == NOT_REACHED:
+        return None
+    damaged = f"checkpoint {shown(tab.file)} does not hold this puzzle's distances"
+    sequence: list[str] = []
+    current = start
+    while current != rules.solved:
+        if len(sequence) >= len(tab.histogram):  # no state is farther than the diameter
+            raise ValueError(damaged)
+        below = (d - 1) % 3
+        for m in rules.moves:
+            after = apply(current, m, rules.ks)
+            if depth(depths, index(after)) == below:
+                sequence.append(m.name)
+                current, d = after, below
+                break
+        else:
+            raise ValueError(f"{damaged}: no move of {state_text(rules, current)} leads one nearer")
+    return tuple(sequence)
+
+
+__all__ = ["MAX_SHOW", "STORE_PUZZLE", "Census", "census", "check_census", "check_show", "space", "state_of",
+           "Table", "table", "undone_by_moves", "walk"]

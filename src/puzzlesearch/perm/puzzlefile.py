@@ -84,8 +84,13 @@ def load(filename: str | Path, shown: str | None = None) -> Rules:
     """The puzzle a TOML file describes; ValueError "FILE:LINE: problem" in one line."""
     path = Path(filename)
     shown = shown or str(filename)
+    return loads(read_text(path, shown), shown, path.stem)
+
+
+def read_text(path: Path, shown: str) -> str:
+    """A puzzle file's text; ValueError in one line when it cannot be read as UTF-8 text."""
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ValueError(f"{shown}: no such file") from None
     except IsADirectoryError:
@@ -94,6 +99,11 @@ def load(filename: str | Path, shown: str | None = None) -> Rules:
         raise ValueError(f"{shown}: not a text file (UTF-8)") from None
     except OSError as e:
         raise ValueError(f"{shown}: cannot be read ({e.strerror or e})") from None
+
+
+def loads(text: str, shown: str, stem: str = "puzzle") -> Rules:
+    """The puzzle a TOML text describes (`shown` names it in messages, `stem` is the
+    default name)."""
     try:
         spec = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
@@ -102,12 +112,17 @@ def load(filename: str | Path, shown: str | None = None) -> Rules:
         where = f"{shown}:{at[1]}" if at else shown
         problem = re.sub(r" \(at line .*?\)", "", message)
         raise ValueError(f"{where}: not valid TOML: {problem}") from None
-    lines = key_lines(text)
-    spec.setdefault("name", path.stem)
+    spec.setdefault("name", stem)
+    return build_at(spec, key_lines(text), shown)
+
+
+def build_at(spec: dict[str, Any], lines: dict[Path_, int], shown: str) -> Rules:
+    """`build`, its SpecError turned into ValueError "FILE:LINE: problem" by `lines`, the
+    line of each key path in the file (a reader of another format gives its own)."""
     try:
         return build(spec)
     except SpecError as e:
-        line = _line_of(lines, e.path)
+        line = line_of(lines, e.path)
         raise ValueError(f"{shown}:{line}: {e.message}" if line else f"{shown}: {e.message}") from None
 
 
@@ -173,7 +188,7 @@ def _scan(line: str, depth: int) -> tuple[int, str | None]:
     return depth, None
 
 
-def _line_of(lines: dict[Path_, int], path: Path_) -> int | None:
+def line_of(lines: dict[Path_, int], path: Path_) -> int | None:
     """The line of the longest prefix of `path` the text names."""
     for n in range(len(path), 0, -1):
         if path[:n] in lines:
@@ -384,6 +399,26 @@ def parse_cycles(text: str, name: str, where: dict[str, int], ks: Sequence[int],
     return Move(name, tuple(perm), tuple(twist))
 
 
+def cycles_text(move: Move, positions: Sequence[str]) -> str:
+    """A move in the cycle notation `parse_cycles` reads: "(a b+1 c)(d+2)"; "" for none.
+    A piece's path is followed forwards, from the position it leaves to the one it
+    reaches, since the notation gives each twist at the position a piece arrives at."""
+    goes = [0] * len(move.perm)
+    for dst, src in enumerate(move.perm):
+        goes[src] = dst
+    done, cycles = set(), []
+    for start in range(len(move.perm)):
+        if start in done or (goes[start] == start and not move.twist[start]):
+            continue
+        cycle, i = [], start
+        while i not in done:
+            done.add(i)
+            cycle.append(positions[i] + (f"+{move.twist[i]}" if move.twist[i] else ""))
+            i = goes[i]
+        cycles.append("(" + " ".join(cycle) + ")")
+    return "".join(cycles)
+
+
 def _known(where: dict[str, int], most: int = 8) -> str:
     names = list(where)
     return "the positions are " + ", ".join(names[:most]) + (", ..." if len(names) > most else "")
@@ -457,7 +492,6 @@ def _turn_back(move: Move, fixed: list[int], rotations: list[Move], ks: Sequence
     return move
 
 
-
 def _distinct_moves(moves: list[Move]) -> tuple[Move, ...]:
     """The moves, each permutation once (the first name kept): a move the fixed pieces
     turn into another one adds nothing to a search."""
@@ -478,5 +512,5 @@ def from_tables(pieces: dict, moves: dict, **rest: Any) -> Rules:
         raise ValueError(f"{where}: {e.message}" if where else e.message) from None
 
 
-
-__all__ = ["METRICS", "SpecError", "build", "from_tables", "key_lines", "load", "parse_cycles"]
+__all__ = ["METRICS", "SpecError", "build", "build_at", "cycles_text", "from_tables", "key_lines", "line_of",
+           "load", "loads", "parse_cycles", "read_text"]
