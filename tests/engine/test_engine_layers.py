@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import shutil
 from collections import deque
 from math import factorial
 
@@ -340,7 +341,7 @@ def test_a_cluster_run_resumes_after_a_kill(dask_cluster, tmp_path, monkeypatch)
     def write_then_die(*args):
         write(*args)
         calls.append(1)
-        if len(calls) == 4:
+        if len(calls) == 5:  # the first before layer 1, then one after each layer
             raise Stop
 
     monkeypatch.setattr(layers_dask, "_write_meta", write_then_die)
@@ -348,6 +349,7 @@ def test_a_cluster_run_resumes_after_a_kill(dask_cluster, tmp_path, monkeypatch)
         layers.search(space, run=RunOptions(scheduler=cluster, checkpoint=str(ckpt)))
     monkeypatch.setattr(layers_dask, "_write_meta", write)
     # killed between the merges of layer 5: every expansion written, partition 0 merged
+    assert layers_dask._read_meta(ckpt)["histogram"] == list(whole.histogram[:5])
     folder, bounds = str(tmp_path / "run.ckpt.parts"), layers_dask._read_meta(ckpt)["bounds"]
     assert len(bounds) > 1
     for p in range(len(bounds)):
@@ -363,6 +365,48 @@ def test_a_cluster_run_resumes_after_a_kill(dask_cluster, tmp_path, monkeypatch)
     layers.search(space, run=RunOptions(checkpoint=str(local)))
     with pytest.raises(ValueError, match="another search: .*on one machine, not on a cluster"):
         layers.search(space, run=RunOptions(scheduler=cluster, checkpoint=str(local)))
+
+
+def test_a_cluster_run_stopped_after_a_layers_merges_before_its_checkpoint_resumes(dask_cluster, tmp_path,
+                                                                                  monkeypatch):
+    space = pancakes(8)
+    whole = layers.search(space, run=RunOptions(workers=2), show=20)
+    ckpt = tmp_path / "run.ckpt"
+    write = layers_dask._write_meta
+    calls = []
+
+    def die_instead(*args):
+        calls.append(1)
+        if len(calls) == 4:  # layer 3 merged everywhere, its folder removed, not yet noted
+            raise Stop
+        write(*args)
+
+    monkeypatch.setattr(layers_dask, "_write_meta", die_instead)
+    with pytest.raises(Stop):
+        layers.search(space, run=RunOptions(scheduler=dask_cluster, checkpoint=str(ckpt)))
+    monkeypatch.setattr(layers_dask, "_write_meta", write)
+    assert layers_dask._read_meta(ckpt)["histogram"] == list(whole.histogram[:3])
+    again = layers.search(space, run=RunOptions(scheduler=dask_cluster, checkpoint=str(ckpt)), show=20)
+    assert again.resumed_at == 2
+    assert (again.histogram, again.farthest) == (whole.histogram, whole.farthest)
+
+
+def test_a_parts_folder_no_run_made_is_refused_before_the_cluster_is_asked(tmp_path):
+    ckpt = tmp_path / "run.ckpt"
+    run = RunOptions(scheduler="tcp://127.0.0.1:9", checkpoint=str(ckpt))  # nobody answers there
+    parts = tmp_path / "run.ckpt.parts"
+
+    def in_folder(p):
+        p.mkdir()
+        (p / "notes.txt").write_text("precious\n")
+
+    for make, kept in ((in_folder, parts / "notes.txt"), (lambda p: p.write_text("precious\n"), parts)):
+        make(parts)
+        with pytest.raises(ValueError, match=r"run\.ckpt\.parts exists but no run with this checkpoint"):
+            layers.search(pancakes(5), run=run)
+        assert not ckpt.exists()
+        assert kept.read_text() == "precious\n"
+        shutil.rmtree(parts) if parts.is_dir() else parts.unlink()
 
 
 @pytest.mark.slow

@@ -140,4 +140,4 @@ def test_a_damaged_store_is_refused_before_the_work(command, demo, tmp_path):
     store.write_bytes(store.read_bytes()[:4096])
     r = run_cli("perm", command[0], demo, *command[1:], "--store", str(store))
     assert_bad_input(r)
-    assert "is not a puzzlesearch results store" in r.err
+    assert "cannot be read as a results store" in r.err or "is not a puzzlesearch results store" in r.err

@@ -22,14 +22,17 @@ machine any folder; on several a shared file system): the partitions live in
 the current directory, removed at the end, however the run ends (Ctrl-C included).
 
 Killed anywhere, the run resumes: the checkpoint file (the histogram so far) is written
-after each layer's merges; a marker file says a layer's expansions are all written, so a
-resumed run goes straight to the merges; a partition already merged says so in its
-header and is not merged twice.
+before the partitions' folder is made, and after each layer's merges (so a
+``CHECKPOINT.parts`` that exists without its checkpoint is no run's, and is refused before
+any work); a marker file says a layer's expansions are all written, so a resumed run goes
+straight to the merges; a partition already merged says so in its header and is not
+merged twice.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import time
 import uuid
@@ -122,6 +125,10 @@ def expand_task(folder: str, p: int, layer: int, bounds: list[tuple[int, int]], 
 
     emit = passes(arrays[0]).emit
     head, cells = _read_part(_part_path(Path(folder), p))
+    if head["layer"] == layer + 1:
+        # merged already: a run stopped after the layer's merges, before its checkpoint
+        # said so; merge_task returns what that merge found
+        return 0
     if head["layer"] != layer:
         raise RuntimeError(f"partition {p} holds layer {head['layer']}, not {layer}")
     out = Path(folder) / f"layer-{layer + 1}"
@@ -200,6 +207,8 @@ def search_on_cluster(space: Space, *, run: RunOptions, show_count: int = 10,
     # the run's end, however it comes, knows what to remove.
     name = f"{ckpt}.parts" if ckpt is not None else f"puzzlesearch-layers-{uuid.uuid4().hex}"
     folder = Path(name).resolve()
+    if ckpt is not None:
+        _check_parts_owned(ckpt, folder)
     made = False  # the temporary folder exists and is this run's
     try:
         with dask_client(run.scheduler) as cluster:
@@ -212,6 +221,8 @@ def search_on_cluster(space: Space, *, run: RunOptions, show_count: int = 10,
                 raise ValueError(f"checkpoint {show(ckpt)} was made for another search: "
                                  f"{describe(saved['params'])}, not {describe(params)} on a cluster")
             if ckpt is not None:
+                if saved is None:  # the checkpoint first: it vouches for the folder made next
+                    _write_meta(ckpt, params, bounds, [1], {}, False)
                 folder.mkdir(exist_ok=True)
             else:
                 with deferred_interrupts():  # made and noted as one step
@@ -240,6 +251,7 @@ def search_on_cluster(space: Space, *, run: RunOptions, show_count: int = 10,
                     marker = layer_dir / "EXPANDED"
                     if not marker.exists():
                         each(expand_task, d, bounds, arrays)
+                        layer_dir.mkdir(exist_ok=True)  # no images at all: every partition merged
                         marker.write_text("every partition's images are written\n")
                     merged = each(merge_task, d, watch)
                     new = sum(c for c, _ in merged)
@@ -260,6 +272,19 @@ def search_on_cluster(space: Space, *, run: RunOptions, show_count: int = 10,
             _remove(folder)
     return Layers(tuple(hist), tuple(far), total, "t" * (len(hist) - 1), (space.size + 3) // 4, threads,
                   time.perf_counter() - t0, resumed, {w: found[w] for w in watch if w in found})
+
+
+def _check_parts_owned(ckpt: Path, folder: Path) -> None:
+    """Refuse (ValueError, one line) a CHECKPOINT.parts that exists while the checkpoint
+    does not (or is empty): a run writes its checkpoint before it makes that folder, so
+    this one is some other file or folder of the user's, which the run would write into.
+    An empty folder holds nothing to lose: it is used."""
+    if not os.path.lexists(folder) or _read_meta(ckpt) is not None:
+        return
+    if folder.is_dir() and not folder.is_symlink() and not any(folder.iterdir()):
+        return
+    raise ValueError(f"--checkpoint {show(ckpt)}: {show(f'{ckpt}.parts')} exists but no run with this "
+                     "checkpoint made it; move it away or choose another --checkpoint")
 
 
 def _make_folder(folder: Path) -> bool:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 
 from puzzlesearch.engine.memory import check_budget
 from puzzlesearch.engine.scheduler import check_scheduler
-from puzzlesearch.engine.store import check_checkpoint, check_store
+from puzzlesearch.engine.store import check_apart, check_checkpoint, check_store
 
 
 def cores() -> int:
@@ -59,7 +59,10 @@ class RunOptions:
         written or is some other file, and, for a search that uses the results store
         (``store=True``), a store that could not be used: ``self.store``, else
         PUZZLESEARCH_STORE, else the default one (whose folder is created). An explicit
-        ``self.store`` is checked even when ``store`` is False."""
+        ``self.store`` is checked even when ``store`` is False. The checkpoint and that store
+        must be two files."""
+        if store or self.store is not None:
+            check_apart(self.checkpoint, self.store)
         if self.checkpoint is not None:
             check_checkpoint(self.checkpoint)
         if store or self.store is not None:

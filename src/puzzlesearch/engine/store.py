@@ -55,6 +55,22 @@ create table if not exists results (
 """
 
 
+#: the marker of a results store: the row ("format", STORE_FORMAT) of its meta table, as a
+#: checkpoint carries CHECKPOINT_FORMAT in its own
+STORE_FORMAT = "puzzlesearch results 1"
+
+_STORE_MARKER = (
+    "create table if not exists meta (key text primary key, value text not null)",
+    f"insert or ignore into meta values ('format', '{STORE_FORMAT}')",
+)
+
+#: the results table as _RESULTS_SCHEMA makes it, as `pragma table_info` lists it (name,
+#: type, not null, default, primary key): a store of exactly this table is ours
+_RESULTS_COLUMNS = [("puzzle", "TEXT", 1, None, 1), ("key", "TEXT", 1, None, 2),
+                    ("value", "TEXT", 1, None, 0), ("method", "TEXT", 1, None, 0),
+                    ("seconds", "REAL", 0, None, 0), ("created", "TEXT", 1, None, 0)]
+
+
 def default_store_path() -> Path:
     """The results store in the user's data directory (PUZZLESEARCH_STORE overrides)."""
     env = os.environ.get("PUZZLESEARCH_STORE")
@@ -76,7 +92,8 @@ def check_store(path: str | os.PathLike | None = None) -> Path:
     """Refuse (ValueError, one line) before any work a results store that cannot be used:
     `path` (--store), else PUZZLESEARCH_STORE, else the user data directory. Its folder must
     exist (only the default one, the program's own, is created), it must be writable, and
-    an existing file must be an SQLite file. Returns the store's path."""
+    an existing file must be this program's results store (:func:`_check_ours`), read
+    without changing a byte of it. Returns the store's path."""
     p, name = _store_and_name(path)
     if name == "the results store" and not p.parent.is_dir():
         try:
@@ -87,9 +104,63 @@ def check_store(path: str | os.PathLike | None = None) -> Path:
                 "set PUZZLESEARCH_STORE or give --store FILE"
             ) from None
     check_writable(p, name)
-    if _header(p, name) not in (b"", SQLITE_HEADER):
-        raise ValueError(f"{name} {show(p)} is not a puzzlesearch results store (not an SQLite file)")
+    _check_ours(p, name)
     return p
+
+
+def check_apart(checkpoint: str | os.PathLike | None, store: str | os.PathLike | None) -> None:
+    """Refuse (ValueError, one line) a checkpoint that is the results store in use (`store`:
+    --store, else PUZZLESEARCH_STORE or the default one), also through links: each needs
+    its own file, and the run would find out only when it saves its answer."""
+    if checkpoint is None:
+        return
+    p, name = _store_and_name(store)
+    same = target(checkpoint) == target(p)
+    if not same and target(checkpoint).exists() and target(p).exists():
+        same = os.path.samefile(target(checkpoint), target(p))  # hard links
+    if same:
+        raise ValueError(f"--checkpoint {show(checkpoint)} and {name} {show(p)} are the same file; "
+                         "give each its own file")
+
+
+def _check_ours(p: Path, name: str) -> None:
+    """Refuse (ValueError, one line) an existing file at `p` that is not this program's
+    results store: another program's SQLite database, a checkpoint, a results table of
+    other columns, a file of another kind. Accepted: no file, an empty one, an SQLite file
+    without tables (a store whose creation was cut short), a store with its marker, and a
+    store of the exact `results` table alone (made before stores carried a marker; it gets
+    the marker at its next write). Read as immutable: nothing is written, no -wal or -shm."""
+    header = _header(p, name)
+    if header == b"":
+        return
+    if header == _LAYERS_HEADER:
+        raise ValueError(f"{name} {show(p)} is a checkpoint of a breadth-first search, not a results store")
+    if header != SQLITE_HEADER:
+        raise ValueError(f"{name} {show(p)} is not a puzzlesearch results store (not an SQLite file)")
+    try:
+        with _reading(p) as db:
+            tables = {row[0] for row in db.execute("select name from sqlite_master where type = 'table'")
+                      if not row[0].startswith("sqlite_")}
+            columns = [(column, str(kind).upper(), notnull, default, pk)
+                       for _, column, kind, notnull, default, pk in db.execute("pragma table_info(results)")]
+            try:
+                meta = dict(db.execute("select key, value from meta").fetchall()) if "meta" in tables else {}
+            except sqlite3.DatabaseError:  # a meta table of other columns: another program's
+                meta = {}
+    except sqlite3.DatabaseError as e:
+        raise ValueError(f"{name} {show(p)} cannot be read as a results store ({e})") from None
+    if meta.get("format") == CHECKPOINT_FORMAT:
+        raise ValueError(f"{name} {show(p)} is a puzzlesearch checkpoint, not a results store")
+    ours = tables <= {"meta", "results"} if meta.get("format") == STORE_FORMAT else tables <= {"results"}
+    if ours and ("results" not in tables or columns == _RESULTS_COLUMNS):
+        return
+    if "results" in tables and columns != _RESULTS_COLUMNS:
+        found = show(", ".join(str(c[0]) for c in columns))  # another program's names: one short line
+        raise ValueError(f"{name} {show(p)} is not a puzzlesearch results store: its results table has "
+                         f"other columns ({found})")
+    listed = show(", ".join(sorted(tables)))
+    raise ValueError(f"{name} {show(p)} is another program's SQLite database (tables: {listed}), "
+                     "not a puzzlesearch results store")
 
 
 def check_checkpoint(path: str | os.PathLike) -> Path:
@@ -200,10 +271,12 @@ class _Database:
 class ResultsStore(_Database):
     """Computed exact results keyed by (puzzle, key); values are JSON.
 
-    Opening checks the store as :func:`check_store` does (ValueError) and reads an existing
-    store's schema. A store that does not exist yet is created by the first ``put``, not
-    before: a command refused after opening it (its checkpoint belongs to another run, say)
-    leaves no new file. A failed write raises sqlite3.Error (wrap saves in :func:`saving`)."""
+    Opening checks the store as :func:`check_store` does (ValueError): an existing file
+    must be this program's store. Each write also puts the marker (a ``meta`` table with
+    the row ("format", STORE_FORMAT)) into a store that lacks it. A store that does not
+    exist yet is created by the first ``put``, not before: a command refused after opening
+    it (its checkpoint belongs to another run, say) leaves no new file. A failed write
+    raises sqlite3.Error (wrap saves in :func:`saving`)."""
 
     def __init__(self, path: str | os.PathLike | None = None):
         self.path = check_store(path)
@@ -242,6 +315,8 @@ class ResultsStore(_Database):
     def put(self, puzzle: str, key: str, value: Any, method: str, seconds: float | None = None) -> None:
         db = self._connect()
         with db:
+            for statement in _STORE_MARKER:  # a new store, or one made before the marker
+                db.execute(statement)
             db.execute(
                 "insert or replace into results values (?, ?, ?, ?, ?, ?)",
                 (puzzle, key, json.dumps(value), method, seconds, time.strftime("%Y-%m-%dT%H:%M:%S")),

@@ -26,7 +26,7 @@ from puzzlesearch.engine import figures, interrupt
 from puzzlesearch.engine.failures import CheckFailed
 from puzzlesearch.engine.memory import require
 from puzzlesearch.engine.options import RunOptions
-from puzzlesearch.engine.paths import check_writable
+from puzzlesearch.engine.paths import check_writable, show, target
 from puzzlesearch.engine.progress import Meter
 from puzzlesearch.engine.store import Checkpoint
 
@@ -330,6 +330,21 @@ def _grow_rare(st: TakeBreakState, fixed: int, memory: int | None, what: str) ->
     st.grow()
 
 
+def _check_values_owned(path: str) -> None:
+    """Refuse (ValueError, one line) a values file beside a checkpoint that does not exist
+    yet (or is empty): no run with this checkpoint made it, so it is some other file of the
+    user's, which the run would overwrite. Beside an existing checkpoint it is the run's own,
+    and the resume checks it against the checkpoint's records."""
+    values = target(f"{path}.values")
+    if not values.exists():
+        return
+    checkpoint = target(path)
+    if checkpoint.exists() and checkpoint.stat().st_size > 0:
+        return
+    raise ValueError(f"--checkpoint {show(path)}: {show(f'{path}.values')} exists but no run with this "
+                     "checkpoint made it; move it away or choose another --checkpoint")
+
+
 #: what a finished range's record holds: the kernel's state, and what vouches for its values
 _RANGE_RECORD = {"scalars", "searches", "values", "crc32", "largest"}
 
@@ -355,6 +370,7 @@ class TakeBreakCheckpoint:
     def __init__(self, path: str, game: str, digits: tuple[int, ...], unequal: bool, count: int,
                  ranges: list[tuple[int, int]]):
         check_writable(f"{path}.values", "--checkpoint's values file")  # before the checkpoint is made
+        _check_values_owned(path)
         params = {"puzzle": "grundy-takebreak", "game": game, "digits": list(digits), "unequal": unequal,
                   "count": count}
         self.db = Checkpoint(path, params, [list(r) for r in ranges])
