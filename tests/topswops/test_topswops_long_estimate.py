@@ -79,7 +79,7 @@ def test_every_printed_deck_replays_to_its_printed_length():
 
 
 def test_long_json_lists_the_improvements_with_times():
-    j = run_cli("topswops", "long", "-n", "11", "--seconds", "0.5", "--json").json()
+    j = json.loads(run_cli("topswops", "long", "-n", "11", "--seconds", "0.5", "--json").out.splitlines()[-1])
     imps = j["improvements"]
     assert j["steps"] == imps[-1]["steps"] == rules.steps(j["deck"]) and j["deck"] == imps[-1]["deck"]
     assert [i["seconds"] for i in imps] == sorted(i["seconds"] for i in imps)

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import sys
+import threading
 from dataclasses import asdict
+from typing import NoReturn
 
 import click
 import numpy as np
@@ -318,6 +321,23 @@ def _survey_line(r: api.SurveyRow, width: int) -> str:
     return f"{r.code:<7} {proof} {r.max_value:>7} {rare} {r.count:>11,} {r.seconds:>8.4f} s  {r.source}{same}"
 
 
+def _survey_interrupted(kept: int) -> NoReturn:
+    """Ctrl-C after `kept` games were kept in the results store: one line saying so and how
+    to go on, exit status 130, as clikit.exit_interrupted ends every other interrupted run
+    (at once when a kernel is still running in a helper thread)."""
+    games = "game finished is" if kept == 1 else f"{kept:,} games finished are"
+    clikit.warn(f"interrupted; the {games} kept in the results store: run the same command again "
+                "to compute only the others")
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    if any(t.name == "puzzlesearch-kernel" and t.is_alive() for t in threading.enumerate()):
+        os._exit(clikit.EXIT_INTERRUPTED)
+    sys.exit(clikit.EXIT_INTERRUPTED)
+
+
 def _write_csv(path: str, result: api.Survey) -> None:
     with replacing(path, "--csv") as tmp, open(tmp, "w", newline="") as f:
         out = csv.writer(f)
@@ -355,7 +375,12 @@ def octal_survey(digits: int, count: int, as_json: bool, csv_path: str | None, s
     with clikit.library_call(run):
         if csv_path is not None:
             check_writable(csv_path, "--csv")
-        result = clikit.answer(api.octal_survey, digits, count, run=run)
+        try:
+            result = clikit.answer(api.octal_survey, digits, count, run=run)
+        except KeyboardInterrupt as e:
+            if getattr(e, "kept", None):  # no checkpoint, but the finished games are in the store
+                _survey_interrupted(e.kept)
+            raise
     unwritten = None
     if csv_path is not None:
         try:  # first: the file is what a long survey is run for

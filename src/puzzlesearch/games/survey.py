@@ -39,6 +39,7 @@ its own t (the periodicity theorem needs heaps up to 2e + 2p + t), from the shar
 from __future__ import annotations
 
 import itertools
+import sqlite3
 import time
 from dataclasses import asdict, dataclass, fields
 
@@ -47,7 +48,7 @@ import numpy as np
 from puzzlesearch.engine.memory import require
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.engine.progress import Display
-from puzzlesearch.engine.run import run_tasks
+from puzzlesearch.engine.run import deferred_interrupts, run_tasks
 from puzzlesearch.engine.store import ResultsStore, saving
 
 from . import rules
@@ -249,7 +250,9 @@ def octal_survey(digits: int, count: int, run: RunOptions) -> Survey:
     Rows come from the results store (``run.store``) where it answers (see the module's
     docstring); the other games run as tasks through the engine (``run``: workers,
     scheduler, checkpoint, progress) and their rows are then kept in the store; if that
-    fails, ``engine.store.NotSaved`` carries the survey.
+    fails, ``engine.store.NotSaved`` carries the survey. Interrupted without a checkpoint,
+    the rows of the games finished so far go to the store, and SurveyInterrupted (a
+    KeyboardInterrupt) says how many: the same survey again computes only the others.
     """
     run.check_paths(store=True)
     t0 = time.perf_counter()
@@ -268,9 +271,20 @@ def octal_survey(digits: int, count: int, run: RunOptions) -> Survey:
         tasks = survey_tasks(digits, count)
         display = Display(label=f"grundy survey: {len(codes):,} games to {count:,} heaps", unit="heaps",
                           nodes=lambda rows: sum(r["count"] for r in rows))
-        results = run_tasks(survey_task, tasks, shared=skip,
-                            params={"puzzle": STORE_PUZZLE, "digits": digits, "count": count},
-                            options=run.but(workers=workers), display=display)
+        finished: list[dict] = []  # without a checkpoint, the rows to keep if the run is interrupted
+
+        def keep(shared: list, rows: list) -> list:
+            finished.extend(rows)
+            return shared
+
+        try:
+            results = run_tasks(survey_task, tasks, shared=skip, update=None if run.checkpoint else keep,
+                                params={"puzzle": STORE_PUZZLE, "digits": digits, "count": count},
+                                options=run.but(workers=workers), display=display)
+        except KeyboardInterrupt as e:
+            if finished:
+                _keep_finished(finished, run.store, e)
+            raise
         computed = {r["code"]: r for rows in results for r in rows}
     rows = []
     for c in codes:
@@ -290,4 +304,28 @@ def octal_survey(digits: int, count: int, run: RunOptions) -> Survey:
     return result
 
 
-__all__ = ["Survey", "SurveyRow", "octal_survey", "same_values_key", "survey_codes", "survey_groups"]
+class SurveyInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a survey without a checkpoint, after ``kept`` games were finished and
+    kept in the results store: the same survey again computes only the others."""
+
+    def __init__(self, kept: int):
+        super().__init__()
+        self.kept = kept
+
+
+def _keep_finished(rows: list[dict], store: str | None, interrupt: KeyboardInterrupt) -> None:
+    """Put the rows finished before Ctrl-C into the results store, as a finished survey
+    puts its rows (each is a whole game's row), and raise SurveyInterrupted; if the store
+    cannot take them, the interrupt goes on as it came."""
+    try:
+        # a second Ctrl-C waits for the commit
+        with deferred_interrupts(raise_after=False), ResultsStore(store) as db:
+            for row in rows:
+                db.put(STORE_PUZZLE, row["code"], row, "octal_values", row["seconds"])
+    except (OSError, sqlite3.Error, ValueError):
+        return
+    raise SurveyInterrupted(len(rows)) from interrupt
+
+
+__all__ = ["Survey", "SurveyInterrupted", "SurveyRow", "octal_survey", "same_values_key", "survey_codes",
+           "survey_groups"]

@@ -226,7 +226,8 @@ def long(n: int, seconds: float = 60.0, seed: int = 0,
     """Long decks of n cards (n <= 255) by an anytime search of about `seconds`
     (longdecks.py) on ``run.workers`` threads (default: all cores): each longer deck, replayed
     with the plain rules, goes to `report` at once. `goal`: stop as soon as a deck makes
-    that many steps."""
+    that many steps. Ctrl-C raises a KeyboardInterrupt whose ``result`` is the LongResult
+    of the decks found until then (longdecks.LongInterrupted)."""
     _check_run(run, "long runs in this process")
     from puzzlesearch.topswops.longdecks import long_decks
 

@@ -166,21 +166,41 @@ def play(cards: tuple[str, ...], plot: str | None, as_json: bool) -> int:
               help="Threads, each searching with its own random choices (default: all cores).")
 @clikit.json_option
 def long_decks(n: int, seconds: float, seed: int, workers: int | None, as_json: bool) -> None:
-    """Long decks for any n: each longer deck as soon as it is found (anytime; Ctrl-C keeps them)."""
+    """Long decks for any n: each longer deck as soon as it is found (anytime; Ctrl-C keeps them).
+
+    With --json, each deck is a JSON line as it is found, and the last line an object of
+    the whole run (also after Ctrl-C)."""
 
     def report(imp: api.Improvement) -> None:
-        if not as_json:
+        if as_json:
+            clikit.emit_json(_improvement(imp))
+        else:
             click.echo(f"{imp.steps} steps  {_deck(list(imp.deck))}  ({imp.seconds:.3f} s, {imp.method})")
-            sys.stdout.flush()  # a killed run keeps every line it printed
+        sys.stdout.flush()  # a killed run keeps every line it printed
 
     with clikit.library_call():
-        r = api.long(n, seconds, seed, report=report, run=RunOptions(workers=workers))
+        try:
+            r = api.long(n, seconds, seed, report=report, run=RunOptions(workers=workers))
+        except KeyboardInterrupt as e:
+            if getattr(e, "result", None) is not None:  # the decks found so far: the closing line
+                _long_summary(e.result, as_json, interrupted=True)
+            raise
+    _long_summary(r, as_json, interrupted=False)
+
+
+def _improvement(imp: api.Improvement) -> dict:
+    return asdict(imp) | {"deck": list(imp.deck)}
+
+
+def _long_summary(r: api.LongResult, as_json: bool, interrupted: bool) -> None:
+    """The closing line of `long`: the best deck and every improvement (--json), or `best:`."""
     if as_json:
         clikit.emit_json({"n": r.n, "seed": r.seed, "steps": r.steps, "deck": list(r.deck),
-                          "seconds": r.seconds, "improvements": [asdict(i) | {"deck": list(i.deck)}
-                                                                 for i in r.improvements]})
-        return
-    click.echo(f"best: {r.steps} steps in {r.seconds:.1f} s (n={r.n}, seed {r.seed})")
+                          "seconds": r.seconds, "interrupted": interrupted,
+                          "improvements": [_improvement(i) for i in r.improvements]})
+    else:
+        click.echo(f"best: {r.steps} steps in {r.seconds:.1f} s (n={r.n}, seed {r.seed})")
+    sys.stdout.flush()
 
 
 @topswops.command()

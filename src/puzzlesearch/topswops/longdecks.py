@@ -94,6 +94,15 @@ class LongResult:
     seconds: float = 0.0
 
 
+class LongInterrupted(KeyboardInterrupt):
+    """Ctrl-C during long_decks: ``result`` is the LongResult of the decks found until then
+    (its seconds: the run's until then), so that an interrupted run loses none of them."""
+
+    def __init__(self, result: LongResult):
+        super().__init__()
+        self.result = result
+
+
 def check(n: object, seconds: object) -> tuple[int, float]:
     """n and seconds if `long` supports them, else ValueError in the command line's words."""
     n = whole(n, "n")
@@ -135,7 +144,8 @@ def long_decks(n: int, seconds: float = 60.0, seed: int = 0,
     threads (at most MAX_LONG_WORKERS; a kernel per core runs at a time), each with its own
     random numbers (from `seed` and its number). Each longer
     deck is replayed with rules.steps, then passed to `report` at once. Ctrl-C raises
-    KeyboardInterrupt (the kernels run through engine.interrupt); what was reported stays.
+    LongInterrupted, a KeyboardInterrupt carrying the decks found so far (the kernels run
+    through engine.interrupt).
     For n = 1 the deck (1) makes 0 steps. `goal`: stop as soon as a deck makes that many."""
     t0 = time.perf_counter()  # the kernels' loading (numba) counts in the run's seconds
     n, seconds = check(n, seconds)
@@ -171,14 +181,21 @@ def long_decks(n: int, seconds: float = 60.0, seed: int = 0,
                 stop.set()
             return True
 
-    found(np.zeros(walk_cap(n), np.uint8), 0, "start")
-    if n > 1:
-        _load_kernels()
     jobs = [lambda w=w: _search(n, t0 + seconds, rng_state(seed + (w << 40)), found, stop, slots,
                                 BEAM_BYTES // workers, f" (worker {w})" if workers > 1 else "")
             for w in range(workers)]
     try:
+        found(np.zeros(walk_cap(n), np.uint8), 0, "start")
+        if n > 1:
+            _load_kernels()
         interrupt.parallel(jobs, workers)
+    except KeyboardInterrupt as e:
+        stop.set()
+        with lock:  # a copy: a worker still finishing its call must not change it
+            partial = LongResult(n=n, seed=seed, steps=result.steps, deck=result.deck,
+                                 improvements=list(result.improvements),
+                                 seconds=round(time.perf_counter() - t0, 3))
+        raise LongInterrupted(partial) from e
     finally:
         stop.set()  # the other workers stop at their next look
     result.seconds = round(time.perf_counter() - t0, 3)
