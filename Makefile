@@ -4,11 +4,13 @@
 #   make test-all -> the same, then every test (the slow ones too): what CI runs
 #   make docs     -> the documentation site in site/ (mkdocs build --strict); make serve-docs serves it
 #   make docs-check -> the built site opened in headless Chromium (Debian's chromium package), screenshots
+#   make wheel-check -> the wheel and the sdist in dist/; the wheel installed into a fresh venv outside
+#                       the clone, one command per puzzle run from there (what .ci/run adds)
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run test test-all lint bench docs serve-docs docs-check clean
+.PHONY: run test test-all lint bench docs serve-docs docs-check wheel wheel-check clean
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -54,6 +56,16 @@ serve-docs: $(VENV)/.installed-docs
 
 docs-check: docs $(VENV)/.installed-docs-check
 	$(BIN)/python docs/hooks/browser_check.py site
+
+# the version the wheel carries, read where the build reads it
+VERSION = $(shell sed -n 's/^version = "\(.*\)"/\1/p' pyproject.toml)
+
+wheel: $(VENV)/.installed-dev
+	rm -f dist/puzzlesearch-*
+	$(BIN)/python -m build --outdir dist
+
+wheel-check: wheel
+	$(BIN)/python benchmarks/wheel_smoke.py --no-record --wheel dist/puzzlesearch-$(VERSION)-py3-none-any.whl
 
 clean:
 	rm -rf $(VENV) .pytest_cache build dist site

@@ -667,6 +667,19 @@ def bench_perm(src: Sources) -> str:
             "puzzle is timed beside the built-in command in the same run.")
 
 
+@renders("benchmarks", "wheel")
+def bench_wheel(src: Sources) -> str:
+    rec = src.use("wheel_smoke.json")
+    d = rec.data
+    rows = [[f"`{r['command']}`", secs(r["seconds"]), r["answer"]] for r in rec.rows]
+    kernels = "built ahead of time into the empty cache" if d["queens_aot_built"] else "the JIT ones"
+    return (table(["command", "wall time", "answer"], rows)
+            + f"\n\n`{d['wheel']}`: installed with the `plot` extra into a fresh virtual environment in "
+            f"{secs(d['install_seconds'])}; install and smoke set {secs(d['seconds'])} "
+            f"(target {at_most(d['target_seconds'])}: {'met' if d['met'] else '**not met**'}). Every cache "
+            f"was cold: numba's of the new install, and the N-Queens kernels were {kernels}.")
+
+
 #: lines of a benchmark script's docstring that show how to run it
 USAGE = re.compile(r"^\s*(Usage:\s*)?(\.venv/bin/)?python benchmarks/\S+\.py.*$")
 

@@ -1,0 +1,259 @@
+"""The package as a user installs it: the wheel in a fresh virtual environment, one command per puzzle.
+
+Installs the wheel with the ``plot`` extra into a new virtual environment in a temporary
+folder (pip as configured on this machine: the same index and cache as the project's own
+install), then runs a smoke set of commands from another temporary folder, outside the
+clone, with nothing of the clone on the path and every cache cold: numba's cache is that
+of the new install, and the N-Queens kernels are compiled ahead of time into an empty
+``$PUZZLESEARCH_CACHE`` (or fall back to the JIT kernels). Each answer is checked against
+its published value (f(8) = 22, Q(8) = 92, 31 moves for 5 discs, p(6) = 7, p(8) = 9,
+|2×2×2 cube| = 3,674,160, the periods of a subtraction game and of Kayles), the JSON must
+parse, and ``--plot`` must write a PNG. The time from the start of the install to the end
+of the smoke set is the figure (target: within the fast lane's 3 minutes).
+
+    .venv/bin/python benchmarks/wheel_smoke.py [--wheel dist/puzzlesearch-VERSION-py3-none-any.whl]
+                                               [--no-record] [--keep]
+
+Without --wheel it builds the wheel first (`python -m build --wheel`, into the temporary
+folder; the build is timed apart). `make wheel-check` builds the wheel and the sdist
+into dist/ and runs this with --wheel and --no-record, as `.ci/run` does. Writes
+benchmarks/results/wheel_smoke.json (unless --no-record). Exit 0 when every command
+gave its answer (the time is reported, not enforced: the machine may be busy); 1 naming
+the first command that did not; 2 for bad arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _bench import print_table, write_results  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+TARGET_SECONDS = 180.0
+#: environment variables that would let the installed program see the clone or the user's files
+DROPPED = ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTHONUSERBASE", "VIRTUAL_ENV",
+           "NUMBA_CACHE_DIR", "PUZZLESEARCH_CACHE", "PUZZLESEARCH_STORE", "PUZZLESEARCH_KERNELS")
+
+
+class SmokeFailed(Exception):
+    pass
+
+
+def _json(out: str) -> dict:
+    try:
+        return json.loads(out)
+    except json.JSONDecodeError as e:
+        raise SmokeFailed(f"the output is not one JSON object ({e}): {out[:200]!r}") from None
+
+
+def _expect(what: str, got: object, want: object) -> str:
+    if got != want:
+        raise SmokeFailed(f"{what} = {got!r}, expected {want!r}")
+    return f"{what} = {got}"
+
+
+def check_version(version: str) -> Callable[[str, Path], str]:
+    def check(out: str, work: Path) -> str:
+        if version not in out.split():
+            raise SmokeFailed(f"--version printed {out.strip()!r}, not version {version}")
+        return f"version {version}"
+    return check
+
+
+def check_topswops(out: str, work: Path) -> str:
+    data = _json(out)
+    _expect("forward", data["forward"], 22)
+    return _expect("f(8) (backward)", data["backward"], 22)
+
+
+def check_queens(out: str, work: Path) -> str:
+    data = _json(out)
+    _expect("unique", data["unique"], 12)
+    return _expect("Q(8)", data["solutions"], 92) + f" ({data['kernels']} kernels)"
+
+
+def check_hanoi(out: str, work: Path) -> str:
+    data = _json(out)
+    _expect("len(sequence)", len(data["sequence"]), 31)
+    return _expect("moves (3 pegs, 5 discs)", data["moves"], 31)
+
+
+def check_pancake(out: str, work: Path) -> str:
+    data = _json(out)
+    _expect("stacks", data["states"], 720)
+    picture = work / "pancakes-6.png"
+    if not picture.is_file() or not picture.read_bytes().startswith(b"\x89PNG"):
+        raise SmokeFailed(f"--plot wrote no PNG at {picture}")
+    return _expect("p(6)", data["diameter"], 7) + f", {picture.name} {picture.stat().st_size:,} bytes"
+
+
+def check_subtraction(out: str, work: Path) -> str:
+    data = _json(out)
+    _expect("first period", data["values"][:7], [0, 1, 0, 1, 2, 3, 2])
+    return _expect("period of {1,3,4}", data["period"], 7)
+
+
+def check_kayles(out: str, work: Path) -> str:
+    data = _json(out)
+    _expect("preperiod", data["preperiod"], 71)
+    return _expect("period of Kayles (0.77)", data["period"], 12)
+
+
+def check_perm_list(out: str, work: Path) -> str:
+    names = [line.split()[0] for line in out.splitlines() if line.strip()]
+    for name in ("cube2-htm", "pancakes-8", "pyraminx"):
+        if name not in names:
+            raise SmokeFailed(f"perm list does not name the example {name} (package data missing?)")
+    return f"{len(names)} examples"
+
+
+def check_perm_god(out: str, work: Path) -> str:
+    data = _json(out)
+    _expect("states", data["states"], 40320)
+    return _expect("God's number of pancakes-8", data["diameter"], 9)
+
+
+def check_perm_info(out: str, work: Path) -> str:
+    data = _json(out)
+    return _expect("2x2x2 cube states", data["states"], 3674160)
+
+
+def smoke_set(version: str) -> list[tuple[list[str], Callable[[str, Path], str]]]:
+    """(arguments of `puzzlesearch`, check of its stdout) for each command."""
+    return [
+        (["--version"], check_version(version)),
+        (["topswops", "solve", "-n", "8", "--json"], check_topswops),
+        (["queens", "count", "-n", "8", "--json"], check_queens),
+        (["hanoi", "solve", "-n", "5", "--json"], check_hanoi),
+        (["pancake", "god", "-n", "6", "--json", "--plot", "pancakes-6.png"], check_pancake),
+        (["grundy", "subtraction", "1,3,4", "-n", "30", "--json"], check_subtraction),
+        (["grundy", "octal", "0.77", "-n", "200", "--summary", "--json"], check_kayles),
+        (["perm", "list"], check_perm_list),
+        (["perm", "god", "pancakes-8", "--json"], check_perm_god),
+        (["perm", "info", "cube2-htm", "--json"], check_perm_info),
+    ]
+
+
+def _run(argv: list[str], what: str, **kwargs) -> subprocess.CompletedProcess:
+    proc = subprocess.run(argv, capture_output=True, text=True, stdin=subprocess.DEVNULL, **kwargs)
+    if proc.returncode != 0:
+        tail = " | ".join((proc.stderr or proc.stdout).strip().splitlines()[-3:])
+        raise SmokeFailed(f"{what}: exit {proc.returncode}: {tail}")
+    return proc
+
+
+def build_wheel(out: Path) -> Path:
+    _run([sys.executable, "-m", "build", "--wheel", "--outdir", str(out), str(ROOT)], "python -m build")
+    wheels = sorted(out.glob("puzzlesearch-*.whl"))
+    if len(wheels) != 1:
+        raise SmokeFailed(f"python -m build left {[w.name for w in wheels]}, not one wheel")
+    return wheels[0]
+
+
+def wheel_version(wheel: Path) -> str:
+    return wheel.name.split("-")[1]
+
+
+def smoke(wheel: Path, tmp: Path) -> dict:
+    """Install `wheel` into a venv under `tmp` and run the smoke set; the record's fields."""
+    venv, work = tmp / "venv", tmp / "work"
+    work.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in DROPPED}
+    # every cache and data folder of the run is in the temporary folder: cold, and the user's untouched
+    env.update(PUZZLESEARCH_CACHE=str(tmp / "cache" / "kernels"),
+               PUZZLESEARCH_STORE=str(tmp / "results.sqlite"), XDG_CACHE_HOME=str(tmp / "cache"),
+               XDG_DATA_HOME=str(tmp / "data"),
+               MPLCONFIGDIR=str(tmp / "mpl"), PYTHONNOUSERSITE="1")
+    started = time.time()
+    _run([sys.executable, "-m", "venv", str(venv)], "python -m venv", env=env)
+    _run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", f"{wheel}[plot]"],
+         "pip install", env=env, cwd=work)
+    installed = time.time() - started
+    # the program that runs is the installed one, not the clone's
+    where = _run([str(venv / "bin" / "python"), "-c", "import puzzlesearch; print(puzzlesearch.__file__)"],
+                 "import puzzlesearch", env=env, cwd=work).stdout.strip()
+    if not Path(where).resolve().is_relative_to(venv.resolve()):
+        raise SmokeFailed(f"import puzzlesearch found {where}, not the installed package in {venv}")
+    rows = []
+    for args, check in smoke_set(wheel_version(wheel)):
+        command = "puzzlesearch " + " ".join(args)
+        t0 = time.perf_counter()
+        proc = _run([str(venv / "bin" / "puzzlesearch"), *args], command, env=env, cwd=work, timeout=600)
+        seconds = time.perf_counter() - t0
+        try:
+            answer = check(proc.stdout, work)
+        except (SmokeFailed, KeyError, TypeError) as e:
+            raise SmokeFailed(f"{command}: {e}") from None
+        rows.append({"command": command, "seconds": round(seconds, 3), "answer": answer})
+        print(f"  {seconds:6.2f} s  {command}: {answer}", flush=True)
+    built = (tmp / "cache" / "kernels").glob("_queens_kernels-*")
+    aot = sorted(p.name for p in built if p.suffix != ".failed")
+    total = time.time() - started
+    return {"wheel": wheel.name, "install_seconds": round(installed, 3), "seconds": round(total, 3),
+            "target_seconds": TARGET_SECONDS, "met": total <= TARGET_SECONDS, "queens_aot_built": bool(aot),
+            "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
+            "ended": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "rows": rows}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--wheel", type=Path, default=None, help="the wheel to install (default: build one)")
+    parser.add_argument("--no-record", action="store_true",
+                        help="do not write benchmarks/results/wheel_smoke.json")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary folder (its path is printed)")
+    args = parser.parse_args()
+    if args.wheel is not None and not (args.wheel.is_file() and zipfile.is_zipfile(args.wheel)
+                                       and args.wheel.name.startswith("puzzlesearch-")):
+        print(f"wheel_smoke: {args.wheel} is not a puzzlesearch wheel", file=sys.stderr)
+        return 2
+    begun = time.perf_counter()
+    tmp = Path(tempfile.mkdtemp(prefix="puzzlesearch-wheel-"))
+    try:
+        build_seconds = None
+        if args.wheel is None:
+            t0 = time.perf_counter()
+            wheel = build_wheel(tmp / "dist")
+            build_seconds = round(time.perf_counter() - t0, 3)
+        else:
+            wheel = args.wheel.resolve()
+        project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+        if wheel_version(wheel) != project:
+            raise SmokeFailed(f"{wheel.name} is not version {project} (pyproject.toml): build it again")
+        print(f"{wheel.name}: a fresh virtual environment in {tmp}, commands run in {tmp / 'work'}",
+              flush=True)
+        record = smoke(wheel, tmp)
+    except SmokeFailed as e:
+        print(f"wheel_smoke: {e}", file=sys.stderr)
+        return 1
+    finally:
+        if args.keep:
+            print(f"kept {tmp}")
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
+    rows = record.pop("rows")
+    # the whole script: the build (without --wheel), the install, the smoke set and the clean-up
+    record["script_seconds"] = round(time.perf_counter() - begun, 3)
+    print_table(f"{record['wheel']}: installed in {record['install_seconds']:.1f} s, install and smoke set "
+                f"in {record['seconds']:.1f} s (target {TARGET_SECONDS:.0f} s)", rows,
+                ["command", "seconds", "answer"])
+    if not args.no_record:
+        write_results("wheel_smoke", rows, {**record, "build_seconds": build_seconds})
+    # a slow run on a busy machine is a figure to read, not a broken package: the exit says only
+    # whether every command gave its answer
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
