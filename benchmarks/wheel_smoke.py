@@ -6,9 +6,10 @@ install), then runs a smoke set of commands from another temporary folder, outsi
 clone, with nothing of the clone on the path and every cache cold: numba's cache is that
 of the new install, and the N-Queens kernels are compiled ahead of time into an empty
 ``$PUZZLESEARCH_CACHE`` (or fall back to the JIT kernels). Each answer is checked against
-its published value (f(8) = 22, Q(8) = 92, 31 moves for 5 discs, p(6) = 7, p(8) = 9,
-|2×2×2 cube| = 3,674,160, the periods of a subtraction game and of Kayles), the JSON must
-parse, and ``--plot`` must write a PNG. The time from the start of the install to the end
+its published value (f(8) = 22, Q(8) = 92, 31 moves for 5 discs, 12 block moves that
+reverse 10 cards, p(6) = 7 and its stacks by flips, p(8) = 9, |2×2×2 cube| = 3,674,160,
+the periods of a subtraction game and of Kayles), the JSON must parse, and ``--plot``
+must write a PNG. The time from the start of the install to the end
 of the smoke set is the figure (target: within the fast lane's 3 minutes).
 
     .venv/bin/python benchmarks/wheel_smoke.py [--wheel dist/puzzlesearch-VERSION-py3-none-any.whl]
@@ -90,9 +91,16 @@ def check_hanoi(out: str, work: Path) -> str:
     return _expect("moves (3 pegs, 5 discs)", data["moves"], 31)
 
 
+def check_shuffle(out: str, work: Path) -> str:
+    data = _json(out)
+    _expect("len(sequence)", len(data["sequence"]), 12)
+    return _expect("moves reversing 10 cards in blocks of 5", data["moves"], 12)
+
+
 def check_pancake(out: str, work: Path) -> str:
     data = _json(out)
     _expect("stacks", data["states"], 720)
+    _expect("stacks by flips", data["histogram"], [1, 5, 20, 79, 199, 281, 133, 2])  # OEIS A092113
     picture = work / "pancakes-6.png"
     if not picture.is_file() or not picture.read_bytes().startswith(b"\x89PNG"):
         raise SmokeFailed(f"--plot wrote no PNG at {picture}")
@@ -137,6 +145,7 @@ def smoke_set(version: str) -> list[tuple[list[str], Callable[[str, Path], str]]
         (["topswops", "solve", "-n", "8", "--json"], check_topswops),
         (["queens", "count", "-n", "8", "--json"], check_queens),
         (["hanoi", "solve", "-n", "5", "--json"], check_hanoi),
+        (["shuffle", "solve", "-n", "5", "--json"], check_shuffle),
         (["pancake", "god", "-n", "6", "--json", "--plot", "pancakes-6.png"], check_pancake),
         (["grundy", "subtraction", "1,3,4", "-n", "30", "--json"], check_subtraction),
         (["grundy", "octal", "0.77", "-n", "200", "--summary", "--json"], check_kayles),

@@ -13,13 +13,12 @@ from __future__ import annotations
 import html.parser
 import importlib.util
 import os
-import posixpath
 import re
 import shlex
 import subprocess
 import sys
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote, urljoin, urlsplit
 
 import pytest
 
@@ -199,7 +198,7 @@ def built_site(tmp_path_factory) -> tuple[Path, str]:
 
 @pytest.fixture(scope="session")
 def pages(built_site) -> dict[str, _Page]:
-    """Every HTML page of the built site by its path there (results/index.html, ...)."""
+    """Every HTML page of the built site by its path there (results.html, ...)."""
     site, _ = built_site
     return {p.relative_to(site).as_posix(): parse(p) for p in site.rglob("*.html")}
 
@@ -210,45 +209,80 @@ def test_the_site_builds_without_warnings(built_site):
     assert not warnings, f"mkdocs warned: {warnings[0]}"
 
 
-def _target(page: str, url: str) -> tuple[str, str] | None:
-    """(file in the site, anchor) an internal link of `page` points to; None for external ones."""
-    parts = urlsplit(url)
-    if parts.scheme or parts.netloc:
+def _target(site: Path, page: str, url: str) -> tuple[Path, str] | None:
+    """(file, anchor) an internal link of `page` opens when the site is opened from the disk,
+    file://, as the README suggests: no server turns a folder into its index.html, and a
+    link from the root (/...) leaves the site. None for links elsewhere (http:, mailto:)."""
+    parts = urlsplit(urljoin((site / page).as_uri(), url))
+    if parts.scheme != "file":
         return None
-    path = unquote(parts.path)
-    if not path:
-        return page, parts.fragment
-    joined = path.lstrip("/") if path.startswith("/") else posixpath.join(posixpath.dirname(page), path)
-    joined = posixpath.normpath(joined)
-    if path.endswith("/") or joined == ".":
-        joined = posixpath.normpath(posixpath.join(joined, "index.html"))
-    return joined, parts.fragment
+    return Path(unquote(parts.path)), parts.fragment
 
 
-def test_every_internal_link_and_anchor_resolves(built_site, pages):
+def _in_site(site: Path, path: Path) -> str | None:
+    """The path's name in the site, or None if it is outside it."""
+    try:
+        return path.relative_to(site).as_posix()
+    except ValueError:
+        return None
+
+
+#: the page a web server shows for a missing address: its links are from the server's root,
+#: and opened as files it never appears
+NOT_FOUND = "404.html"
+
+
+def test_every_internal_link_and_anchor_resolves_from_file_urls(built_site, pages):
     site, _ = built_site
     for page, parsed in sorted(pages.items()):
+        if page == NOT_FOUND:
+            continue
         for url in parsed.links:
-            target = _target(page, url)
+            target = _target(site, page, url)
             if target is None:
                 continue
             path, anchor = target
-            assert (site / path).exists(), f"{page}: link {url} -> {path} is not in the site"
-            if anchor and path.endswith(".html"):
-                ids = pages[path].ids if path in pages else parse(site / path).ids
-                assert anchor in ids, f"{page}: link {url} -> {path} has no anchor #{anchor}"
+            name = _in_site(site, path)
+            assert name is not None and path.is_file(), (
+                f"{page}: link {url} opens {path} from file://, which is not a file of the site")
+            if anchor and name.endswith(".html"):
+                ids = pages[name].ids if name in pages else parse(path).ids
+                assert anchor in ids, f"{page}: link {url} -> {name} has no anchor #{anchor}"
 
 
 def test_every_image_a_page_names_exists(built_site, pages):
     site, _ = built_site
     for page, parsed in sorted(pages.items()):
+        if page == NOT_FOUND:
+            continue
         for src in parsed.images:
-            target = _target(page, src)
+            target = _target(site, page, src)
             if target is None:
                 continue
-            path = site / target[0]
-            assert path.is_file() and path.stat().st_size > 0, (
-                f"{page}: image {src} -> {target[0]} is missing")
+            path = target[0]
+            assert _in_site(site, path) is not None and path.is_file() and path.stat().st_size > 0, (
+                f"{page}: image {src} -> {path} is missing")
+
+
+def test_the_search_works_without_a_server(built_site, pages):
+    """Opened as files, the theme reads the search index from a script (the offline plugin),
+    and no page waits on a font service."""
+    site, _ = built_site
+    assert (site / "search" / "search_index.js").is_file(), (
+        "search/search_index.js: not built (the offline plugin)")
+    for page in pages:
+        text = (site / page).read_text(encoding="utf-8")
+        assert "fonts.googleapis.com" not in text, f"{page}: loads web fonts"
+
+
+def test_every_page_shows_the_version_the_command_prints(built_site, pages):
+    import puzzlesearch
+
+    site, _ = built_site
+    for page in pages:
+        text = (site / page).read_text(encoding="utf-8")
+        assert f"puzzlesearch {puzzlesearch.__version__}" in text, (
+            f"{page}: no 'puzzlesearch {puzzlesearch.__version__}' in its footer")
 
 
 def test_every_picture_the_pages_embed_is_drawn(built_site):
@@ -261,11 +295,11 @@ def test_every_picture_the_pages_embed_is_drawn(built_site):
 
 
 def test_the_results_page_shows_every_frontier_record_with_its_date(pages):
-    blocks = pages["results/index.html"].blocks
+    blocks = pages["results.html"].blocks
     for name in site_records.frontier_files():
         record = site_records.load(name)
         assert any(record.path in b and record.date in b for b in blocks), (
-            f"results/index.html: no line names {record.path} with its date {record.date}")
+            f"results.html: no line names {record.path} with its date {record.date}")
 
 
 def test_the_home_page_shows_every_picture(pages):
@@ -314,4 +348,5 @@ def test_every_image_of_the_built_site_loads_in_the_browser(built_site, tmp_path
     site, _ = built_site
     result = run_browser_check(str(site), "--out", str(tmp_path))
     assert result.returncode == 0, result.stderr.strip().replace("\n", " | ")
-    assert {p.name for p in tmp_path.glob("*.png")} == {"home.png", "topswops.png", "results.png"}
+    assert {p.name for p in tmp_path.glob("*.png")} == {"home.png", "topswops.png", "results.png",
+                                                        "file-search.png"}

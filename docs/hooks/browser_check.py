@@ -1,4 +1,4 @@
-"""Open the built site in headless Chromium: screenshots, and every image must load.
+"""Open the built site in headless Chromium: screenshots, every image loads, search works from file://.
 
     python docs/hooks/browser_check.py SITE_DIR [--out FOLDER] [--pages PAGE ...]
 
@@ -7,8 +7,11 @@ Chromium (Debian's /usr/bin/chromium, driven by playwright; requests that leave 
 are refused, so the check needs no network), scrolls through it so that
 lazily loaded images load, saves a full-page screenshot to FOLDER (default
 site-screenshots/) and fails if any ``<img>`` did not load (naturalWidth 0): exit 1 with
-one line per broken image naming the page and the image. Bad arguments (no such folder,
-no index.html in it): one line, exit 2. `make docs-check` runs it on site/.
+one line per broken image naming the page and the image. Then it opens the home page as
+a file (file://, no server, every request to the web refused) and searches it for
+SEARCH_WORD, which must find a result (file-search.png): the site works opened from the
+disk, its search too. Bad arguments (no such folder, no index.html in it): one line,
+exit 2. `make docs-check` runs it on site/.
 """
 
 from __future__ import annotations
@@ -25,8 +28,13 @@ CHROMIUM = "/usr/bin/chromium"
 #: no sandbox (containers), and nothing that phones home or runs in the background
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
-#: the home page, a puzzle page and the results page (URLs relative to the site root)
-PAGES = ["", "topswops/", "results/"]
+#: the home page, a puzzle page and the results page (their files, relative to the site root:
+#: the site has no directory URLs, so that it also works opened as files)
+PAGES = ["", "topswops.html", "results.html"]
+#: a word the site's search must find when the site is opened from the disk (file://)
+SEARCH_WORD = "Pepperdine"
+#: the search index as a script, which the offline plugin writes for pages opened as files
+SEARCH_INDEX_JS = Path("search") / "search_index.js"
 #: every <img> on the page, its source and whether it loaded
 IMAGES_JS = """() => Array.from(document.images).map(img => ({
     src: img.getAttribute('src'), loaded: img.complete && img.naturalWidth > 0}))"""
@@ -46,7 +54,7 @@ def serve(root: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
 
 
 def screenshot_name(page: str) -> str:
-    return (page.strip("/").replace("/", "-") or "home") + ".png"
+    return (page.strip("/").removesuffix(".html").replace("/", "-") or "home") + ".png"
 
 
 def check(site: Path, out: Path, pages: list[str]) -> list[str]:
@@ -80,11 +88,33 @@ def check(site: Path, out: Path, pages: list[str]) -> list[str]:
                         if not image["loaded"]:
                             problems.append(f"{page or '/'}: image {image['src']} did not load")
                     view.screenshot(path=str(out / screenshot_name(page)), full_page=True, timeout=60_000)
+                if (site / SEARCH_INDEX_JS).is_file():
+                    problems += check_search_from_files(browser, site, out)
             finally:
                 browser.close()
     finally:
         server.shutdown()
     return problems
+
+
+def check_search_from_files(browser, site: Path, out: Path) -> list[str]:
+    """The home page opened as a file (file://, no server): a search must find SEARCH_WORD."""
+    view = browser.new_page(viewport={"width": 1280, "height": 900})
+    # nothing from the web: the page must work from the disk alone
+    view.route("**/*", lambda route: route.continue_() if route.request.url.startswith("file:")
+               else route.abort())
+    home = (site.resolve() / "index.html").as_uri()
+    view.goto(home, wait_until="load")
+    if view.locator("[data-md-component=search]").get_attribute("hidden") is not None:
+        return [f"{home}: the search box is hidden (its worker did not start from file://)"]
+    try:
+        view.fill("input.md-search__input", SEARCH_WORD, timeout=20_000)  # the header's search box
+        view.wait_for_selector(".md-search-result__item", timeout=20_000)
+    except Exception as e:  # playwright's TimeoutError: no box to type in, or no result came
+        first = str(e).splitlines()[0] if str(e) else type(e).__name__
+        return [f"{home}: a search for {SEARCH_WORD!r} from file:// found nothing ({first})"]
+    view.screenshot(path=str(out / "file-search.png"))
+    return []
 
 
 class _Parser(argparse.ArgumentParser):

@@ -9,6 +9,11 @@ What it adds to a plain mkdocs build:
 - the pictures, drawn while the site is built and added as generated files
   ``images/NAME`` (site_pictures), so that strict link checking sees them, and a small
   style sheet that keeps the wide tables compact;
+- the version of the package it documents (``puzzlesearch.__version__``, which
+  ``puzzlesearch --version`` prints) and its licence, in the footer of every page;
+- a stand-in for the Web Worker that the theme's search runs in, for pages opened from
+  the disk (file://), where browsers start no worker (``file_worker.js``, which replaces
+  the offline plugin's script from the web, so that the search works without a network);
 - two checks that stop the build with one line naming the file: every record file is
   known to the site (site_records.CATALOG), and the Results page shows every frontier
   record.
@@ -23,11 +28,13 @@ from __future__ import annotations
 import logging
 import re
 import time
+from pathlib import Path
 
 import site_pictures
 import site_records
 import site_tables
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 
 log = logging.getLogger("mkdocs.hooks.site")
@@ -39,6 +46,9 @@ RESULTS_PAGE = "results.md"
 #: the site's own style sheet, generated with the pictures: the records' tables have many
 #: columns, and the theme's roomy cells would wrap every number
 STYLESHEET = "stylesheets/site.css"
+#: the worker stand-in for pages opened as files (see file_worker.js)
+FILE_WORKER = "javascripts/file-worker.js"
+FILE_WORKER_SOURCE = Path(__file__).with_name("file_worker.js")
 CSS = """\
 .md-typeset table:not([class]) { font-size: .6rem; }
 .md-typeset table:not([class]) th, .md-typeset table:not([class]) td { padding: .4em .6em; }
@@ -47,13 +57,20 @@ CSS = """\
 """
 
 
+@event_priority(-100)  # after the offline plugin's, whose web script this replaces
 def on_config(config):
     try:
         site_records.check_catalog()
     except site_records.CatalogError as e:
         raise PluginError(str(e)) from None
+    from puzzlesearch import __version__
+
+    config.copyright = f"puzzlesearch {__version__} · MIT licence · © 2026 the puzzlesearch authors"
+    config.extra["puzzlesearch_version"] = __version__
     if STYLESHEET not in config.extra_css:
         config.extra_css.append(STYLESHEET)
+    polyfills = [url for url in config.extra.get("polyfills", []) if "iframe-worker" not in str(url)]
+    config.extra["polyfills"] = [*polyfills, FILE_WORKER] if FILE_WORKER not in polyfills else polyfills
     return config
 
 
@@ -65,6 +82,7 @@ def on_files(files, config):
                               "remove the file")
         files.append(File.generated(config, path, content=content))
     files.append(File.generated(config, STYLESHEET, content=CSS))
+    files.append(File.generated(config, FILE_WORKER, content=FILE_WORKER_SOURCE.read_text()))
     log.debug("pictures drawn in %.1f s", time.perf_counter() - start)
     return files
 

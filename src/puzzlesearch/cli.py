@@ -14,7 +14,7 @@ import sys
 
 import click
 
-from puzzlesearch import clikit
+from puzzlesearch import __version__, clikit
 from puzzlesearch.registry import PUZZLES
 
 
@@ -34,7 +34,9 @@ class LazyGroup(click.Group):
 
 
 @click.group(cls=LazyGroup, context_settings=clikit.CONTEXT, no_args_is_help=True)
-@click.version_option(package_name="puzzlesearch")
+# the version of the code that runs (the installed metadata may be another copy's), under the
+# command's own name however it was started (`python -m puzzlesearch` too)
+@click.version_option(version=__version__, package_name="puzzlesearch", prog_name="puzzlesearch")
 def cli() -> None:
     """Exact exhaustive search for classic puzzles and impartial games."""
 
