@@ -9,8 +9,11 @@ of the new install, and the N-Queens kernels are compiled ahead of time into an 
 its published value (f(8) = 22, Q(8) = 92, 31 moves for 5 discs, 12 block moves that
 reverse 10 cards, p(6) = 7 and its stacks by flips, p(8) = 9, |2×2×2 cube| = 3,674,160,
 the periods of a subtraction game and of Kayles), the JSON must parse, and ``--plot``
-must write a PNG. The time from the start of the install to the end
-of the smoke set is the figure (target: within the fast lane's 3 minutes).
+must write a PNG. Run as root, it first runs three of the commands as the user nobody,
+for whom the install is read-only: they must work, and the installed package must be
+left as it was (numba's cache and the ahead-of-time kernels go to that user's cache).
+The time from the start of the install to the end of the smoke set is the figure
+(target: within the fast lane's 3 minutes).
 
     .venv/bin/python benchmarks/wheel_smoke.py [--wheel dist/puzzlesearch-VERSION-py3-none-any.whl]
                                                [--no-record] [--keep]
@@ -155,6 +158,53 @@ def smoke_set(version: str) -> list[tuple[list[str], Callable[[str, Path], str]]
     ]
 
 
+#: the user the read-only check runs as: one who owns nothing of the install
+NOBODY = 65534
+
+
+def _snapshot(folder: Path) -> dict[str, int]:
+    return {p.relative_to(folder).as_posix(): p.stat().st_size for p in folder.rglob("*")}
+
+
+def read_only_run(venv: Path, tmp: Path, env: dict[str, str]) -> list[dict]:
+    """The install as a user who may not write into it, where this runs as root: the user
+    nobody, with a cache of its own, runs a command whose kernels numba compiles, the
+    N-Queens count (its kernels built ahead of time) and `perm list`; the answers must be
+    right and the installed package unchanged. Elsewhere: nothing (no rows)."""
+    if os.geteuid() != 0 or shutil.which("setpriv") is None:
+        return []
+    home = tmp / "nobody"
+    home.mkdir()
+    os.chown(home, NOBODY, NOBODY)
+    tmp.chmod(0o755)  # mkdtemp's folder is its owner's alone; the install in it is read-only to others
+    where = [str(venv / "bin" / "python"), "-c", "import puzzlesearch; print(puzzlesearch.__file__)"]
+    package = Path(_run(where, "import puzzlesearch", env=env).stdout.strip()).parent
+    before = _snapshot(package)
+    own = {**env, "HOME": str(home), "XDG_CACHE_HOME": str(home / "cache"),
+           "XDG_DATA_HOME": str(home / "data"), "MPLCONFIGDIR": str(home / "mpl"),
+           "PUZZLESEARCH_CACHE": str(home / "cache" / "kernels"),
+           "PUZZLESEARCH_STORE": str(home / "results.sqlite")}
+    as_nobody = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
+    rows = []
+    for args, check in [(["grundy", "subtraction", "1,3,4", "-n", "30", "--json"], check_subtraction),
+                        (["queens", "count", "-n", "8", "--json"], check_queens),
+                        (["perm", "list"], check_perm_list)]:
+        command = "puzzlesearch " + " ".join(args)
+        t0 = time.perf_counter()
+        proc = _run([*as_nobody, str(venv / "bin" / "puzzlesearch"), *args], f"{command} (read-only install)",
+                    env=own, cwd=home, timeout=600)
+        seconds = time.perf_counter() - t0
+        answer = check(proc.stdout, home)
+        rows.append({"command": command, "seconds": round(seconds, 3), "answer": answer,
+                     "as": "the user nobody: the install read-only"})
+        print(f"  {seconds:6.2f} s  {command} (the user nobody, the install read-only): {answer}", flush=True)
+    changed = sorted(set(_snapshot(package).items()) ^ set(before.items()))
+    if changed:
+        raise SmokeFailed(f"a run with the install read-only changed it: {changed[0][0]} "
+                          f"(and {len(changed) - 1} more)")
+    return rows
+
+
 def _run(argv: list[str], what: str, **kwargs) -> subprocess.CompletedProcess:
     proc = subprocess.run(argv, capture_output=True, text=True, stdin=subprocess.DEVNULL, **kwargs)
     if proc.returncode != 0:
@@ -195,7 +245,7 @@ def smoke(wheel: Path, tmp: Path) -> dict:
                  "import puzzlesearch", env=env, cwd=work).stdout.strip()
     if not Path(where).resolve().is_relative_to(venv.resolve()):
         raise SmokeFailed(f"import puzzlesearch found {where}, not the installed package in {venv}")
-    rows = []
+    rows = read_only_run(venv, tmp, env)
     for args, check in smoke_set(wheel_version(wheel)):
         command = "puzzlesearch " + " ".join(args)
         t0 = time.perf_counter()

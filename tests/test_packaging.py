@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import subprocess
 import sys
 import tomllib
@@ -91,3 +92,12 @@ def test_the_smoke_set_runs_one_command_per_puzzle():
     assert puzzles == set(PUZZLES)
     commands = [" ".join(args) for args, _ in smoke.smoke_set("0.1.0")]
     assert any("--plot" in c for c in commands) and sum("--json" in c for c in commands) >= 6
+
+
+def test_the_wheel_the_pages_name_is_this_version():
+    version = PYPROJECT["version"]
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        if page.name == "changelog.md":
+            continue
+        for named in re.findall(r"puzzlesearch-([\w.]+)-py3-none-any\.whl", page.read_text()):
+            assert named == version, f"{page.relative_to(ROOT)}: names the wheel of {named}, not {version}"

@@ -671,13 +671,18 @@ def bench_perm(src: Sources) -> str:
 def bench_wheel(src: Sources) -> str:
     rec = src.use("wheel_smoke.json")
     d = rec.data
-    rows = [[f"`{r['command']}`", secs(r["seconds"]), r["answer"]] for r in rec.rows]
+    rows = [[f"`{r['command']}`" + (f" ({r['as']})" if r.get("as") else ""), secs(r["seconds"]), r["answer"]]
+            for r in rec.rows]
     kernels = "built ahead of time into the empty cache" if d["queens_aot_built"] else "the JIT ones"
     return (table(["command", "wall time", "answer"], rows)
             + f"\n\n`{d['wheel']}`: installed with the `plot` extra into a fresh virtual environment in "
             f"{secs(d['install_seconds'])}; install and smoke set {secs(d['seconds'])} "
             f"(target {at_most(d['target_seconds'])}: {'met' if d['met'] else '**not met**'}). Every cache "
-            f"was cold: numba's of the new install, and the N-Queens kernels were {kernels}.")
+            f"was cold: numba's of the new install, and the N-Queens kernels were {kernels}. "
+            + ("The rows marked read-only ran first, as the user nobody, who may not write into the "
+               "install: each gave its answer and the installed package was left unchanged. "
+               if any(r.get("as") for r in rec.rows) else "")
+            + f"The whole script, with the wheel's build and the clean-up: {secs(d['script_seconds'])}.")
 
 
 #: lines of a benchmark script's docstring that show how to run it
