@@ -1,7 +1,7 @@
 """Pictures of results: the file a command writes with ``--plot FILE``, and the SVG a
 notebook shows for a result object (``_repr_svg_``).
 
-matplotlib is an optional extra (``pip install 'puzzlesearch[plot]'``), so it is imported
+matplotlib is an optional extra (the ``[plot]`` extra), so it is imported
 inside these functions only: a command without ``--plot`` never loads it. Each puzzle's
 ``pictures.py`` draws its figures on :func:`figure` (a matplotlib Figure with the Agg
 canvas, made without pyplot, so that no figure stays registered anywhere after it is
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 #: what the command line says when matplotlib is missing
-NEEDS_MATPLOTLIB = "needs matplotlib: pip install 'puzzlesearch[plot]'"
+NEEDS_MATPLOTLIB = "needs matplotlib, the [plot] extra: pip install matplotlib (or reinstall puzzlesearch with [plot])"
 #: no date written into the files whose format keeps one, and SVG ids made from the content
 #: rather than at random: the same figure gives the same bytes (a page of the docs site is
 #: rebuilt unchanged, a test compares two pictures)

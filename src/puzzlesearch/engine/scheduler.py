@@ -51,7 +51,8 @@ from puzzlesearch.engine.paths import show
 #: address schemes of dask.distributed; tcp and tls are checked before the work (check_scheduler)
 SCHEMES = ("tcp", "tls", "ws", "wss", "ucx", "inproc")
 #: what a --scheduler says when the optional extra is missing
-NEEDS_DASK = "--scheduler needs dask.distributed, an optional extra: pip install -e .[cluster]"
+NEEDS_DASK = ("--scheduler needs dask.distributed, the [cluster] extra: pip install 'distributed' "
+              "(or reinstall puzzlesearch with [cluster])")
 
 
 def check_scheduler(address: str, *, reach: bool = True) -> None:
