@@ -47,7 +47,7 @@ def test_without_matplotlib_the_check_says_how_to_install_it(tmp_path, monkeypat
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     with pytest.raises(ImportError) as e:
         figures.check_plot(str(tmp_path / "x.png"))
-    assert str(e.value) == "--plot needs matplotlib, the [plot] extra: pip install matplotlib (or reinstall puzzlesearch with [plot])"
+    assert str(e.value) == "--plot needs matplotlib (the [plot] extra): pip install matplotlib"
 
 
 @pytest.mark.parametrize(("name", "head"), [("a.png", PNG), ("a.svg", b"<?xml"), ("a.pdf", b"%PDF")])

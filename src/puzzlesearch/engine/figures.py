@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 #: what the command line says when matplotlib is missing
-NEEDS_MATPLOTLIB = "needs matplotlib, the [plot] extra: pip install matplotlib (or reinstall puzzlesearch with [plot])"
+NEEDS_MATPLOTLIB = "needs matplotlib (the [plot] extra): pip install matplotlib"
 #: no date written into the files whose format keeps one, and SVG ids made from the content
 #: rather than at random: the same figure gives the same bytes (a page of the docs site is
 #: rebuilt unchanged, a test compares two pictures)
