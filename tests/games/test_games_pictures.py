@@ -116,7 +116,8 @@ def test_without_matplotlib_the_plot_is_refused_before_the_values(monkeypatch, t
     monkeypatch.setattr(api, "grundys_values", _no_work)
     r = run_cli("grundy", "grundys", "--plot", str(tmp_path / "v.png"))
     assert_bad_input(r)
-    assert r.err == "puzzlesearch: error: --plot needs matplotlib (the [plot] extra): pip install matplotlib\n"
+    assert r.err == ("puzzlesearch: error: --plot needs matplotlib (the [plot] extra): "
+                     "pip install matplotlib\n")
 
 
 def test_a_plot_not_saved_after_the_values_keeps_the_answer(tmp_path, monkeypatch):

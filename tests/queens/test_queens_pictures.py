@@ -127,7 +127,8 @@ def test_without_matplotlib_show_plot_is_refused_before_the_search(monkeypatch, 
     monkeypatch.setattr(api, "solutions", _no_work)
     r = run_cli("queens", "show", "-n", "8", "--plot", str(tmp_path / "q.png"))
     assert_bad_input(r)
-    assert r.err == "puzzlesearch: error: --plot needs matplotlib (the [plot] extra): pip install matplotlib\n"
+    assert r.err == ("puzzlesearch: error: --plot needs matplotlib (the [plot] extra): "
+                     "pip install matplotlib\n")
 
 
 def test_a_plot_not_saved_after_the_listing_keeps_the_answer(tmp_path, monkeypatch):

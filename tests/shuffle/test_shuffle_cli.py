@@ -85,7 +85,8 @@ def test_plot_without_matplotlib(tmp_path, monkeypatch):
     monkeypatch.setattr(api, "pancake_god", _no_work)
     r = run_cli("pancake", "god", "-n", "4", "--plot", str(tmp_path / "h.png"))
     assert_bad_input(r)
-    assert r.err == "puzzlesearch: error: --plot needs matplotlib (the [plot] extra): pip install matplotlib\n"
+    assert r.err == ("puzzlesearch: error: --plot needs matplotlib (the [plot] extra): "
+                     "pip install matplotlib\n")
 
 
 def _no_work(*args, **kwargs):

@@ -77,7 +77,8 @@ def test_without_matplotlib_the_plot_is_refused_before_the_game(monkeypatch, tmp
     monkeypatch.setattr(api, "play", _no_work)
     r = run_cli("topswops", "play", "3", "1", "2", "--plot", str(tmp_path / "g.png"))
     assert_bad_input(r)
-    assert r.err == "puzzlesearch: error: --plot needs matplotlib (the [plot] extra): pip install matplotlib\n"
+    assert r.err == ("puzzlesearch: error: --plot needs matplotlib (the [plot] extra): "
+                     "pip install matplotlib\n")
 
 
 def test_a_plot_not_saved_after_the_game_keeps_the_answer(tmp_path, monkeypatch):
