@@ -65,8 +65,10 @@ def _line(text: str, key: str, after: str = "") -> int | None:
     if after:
         found = re.search(rf'"{re.escape(after)}"\s*:', text)
         start = found.end() if found else 0
-    found = re.compile(rf'"{re.escape(key)}"\s*:').search(text, start) or \
-        re.compile(rf'"{re.escape(key)}"').search(text, start)
+    # an orbit of today's files is named by its "orbitName" value rather than by a key
+    patterns = [rf'"orbitName"\s*:\s*"{re.escape(key)}"'] if after == "orbits" else []
+    patterns += [rf'"{re.escape(key)}"\s*:', rf'"{re.escape(key)}"']
+    found = next((f for f in (re.compile(x).search(text, start) for x in patterns) if f), None)
     return text.count("\n", 0, found.start()) + 1 if found else None
 
 
@@ -81,6 +83,10 @@ def _spec(data: Any, stem: str) -> dict[str, Any]:
     name = data.get("name", stem)
     if not isinstance(name, str):
         raise _Fault("name", "name must be a string")
+    for key in ("orbits", "moves"):
+        if key not in data:
+            raise _Fault("", f"no {key}: a KPuzzle definition is a JSON object with orbits, defaultPattern "
+                             "and moves")
     orbits = _orbits(data.get("orbits"))
     pattern_key = "defaultPattern" if "defaultPattern" in data else "startStateData"
     pattern = _table(data.get(pattern_key, {}), pattern_key)
