@@ -53,11 +53,18 @@ def pancakes_tws(n: int) -> str:
 
 
 def twsearch_histogram(out: str) -> list[int]:
-    """The counts of twsearch's "Dist d cnt c tot t" lines, checked to run 0, 1, 2, ..."""
-    rows = [(int(d), int(c)) for d, c, _ in DIST.findall(out)]
-    if [d for d, _ in rows] != list(range(len(rows))):
+    """The counts of twsearch's "Dist d cnt c tot t" lines, checked to run 0, 1, 2, ...
+    and to add up to their running totals. twsearch may print a last distance with no
+    state (it stops when a layer comes out empty); that one is no part of the histogram."""
+    rows = [(int(d), int(c), int(t)) for d, c, t in DIST.findall(out)]
+    if [d for d, _, _ in rows] != list(range(len(rows))) or not rows:
         raise RuntimeError(f"twsearch printed no histogram from distance 0: {out[-300:]!r}")
-    return [c for _, c in rows]
+    counts = [c for _, c, _ in rows]
+    if any(sum(counts[:i + 1]) != t for i, (_, _, t) in enumerate(rows)):
+        raise RuntimeError(f"twsearch's counts do not add up to its totals: {counts}")
+    while counts and counts[-1] == 0:
+        counts.pop()
+    return counts
 
 
 def states_of(path: Path, seconds: float) -> tuple[int | None, str]:
