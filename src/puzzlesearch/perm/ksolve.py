@@ -33,7 +33,7 @@ identical piece by its number in the Solved block.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from puzzlesearch.perm.puzzlefile import build_at, cycles_text
@@ -215,6 +215,44 @@ def _check(perm: list[int], twist: list[int], count: int, twists: int, what: str
                          "not supported by puzzlesearch")
 
 
+def mixed_orbit(count: int, wild: set[int], perms: Iterable[Sequence[int]]) -> tuple[int, int] | None:
+    """A slot of `wild` and one not in it that the moves (`perms`, each over the set's
+    `count` slots) join in one orbit, or None when `wild` is a union of whole orbits."""
+    orbit = list(range(count))  # union-find over the slots a move sends one to another
+
+    def root(i: int) -> int:
+        while orbit[i] != i:
+            orbit[i] = orbit[orbit[i]]
+            i = orbit[i]
+        return i
+
+    for perm in perms:
+        for dst, src in enumerate(perm):
+            orbit[root(dst)] = root(src)
+    first: dict[int, int] = {}  # an orbit's first slot
+    for i in range(count):
+        j = first.setdefault(root(i), i)
+        if (i in wild) != (j in wild):
+            return (i, j) if i in wild else (j, i)
+    return None
+
+
+def split_unoriented(set_name: str, names: list[str], twists: int, labels: list[str] | None,
+                     wild: set[int]) -> dict[str, dict[str, Any]]:
+    """A set's tables for `puzzlefile.build`: the pieces whose orientation does not count
+    (the slots `wild`, whole orbits: `mixed_orbit`) become a set of their own without
+    twists, so that no move mixes the two; `labels` are the solved pieces' (identical pieces)."""
+    oriented = [i for i in range(len(names)) if i not in wild]
+    loose = f"{set_name}-unoriented" if oriented else set_name
+    parts: dict[str, dict[str, Any]] = {}
+    for part, part_twists, keep in ((set_name, twists, oriented), (loose, 1, sorted(wild))):
+        if keep:
+            parts[part] = {"positions": [names[i] for i in keep], "twists": part_twists}
+            if labels is not None:
+                parts[part]["solved"] = [labels[i] for i in keep]
+    return parts
+
+
 def _unoriented(set_name: str, count: int, solved_perm: list[int], solved_twist: list[int], moves: dict,
                 line: int, shown: str) -> set[int]:
     """The slots of a set whose solved orientation is ``?``; ValueError unless they are whole
@@ -228,25 +266,11 @@ def _unoriented(set_name: str, count: int, solved_perm: list[int], solved_twist:
         if len(marks) > 1:
             raise ValueError(f"{shown}:{line}: Solved: {set_name}: piece {piece + 1} is written with and "
                              f"without a ? orientation (identical pieces agree on it)")
-    orbit = list(range(count))  # union-find over the slots a move sends one to another
-
-    def root(i: int) -> int:
-        while orbit[i] != i:
-            orbit[i] = orbit[orbit[i]]
-            i = orbit[i]
-        return i
-
-    for orbits in moves.values():
-        for dst, src in enumerate(orbits.get(set_name, (range(count),))[0]):
-            orbit[root(dst)] = root(src)
-    first: dict[int, int] = {}  # an orbit's first slot
-    for i in range(count):
-        j = first.setdefault(root(i), i)
-        if (i in wild) != (j in wild):
-            w, o = (i, j) if i in wild else (j, i)
-            raise ValueError(f"{shown}:{line}: Solved: {set_name}: the moves take a piece of ? orientation "
-                             f"({set_name}.{w + 1}) to where an oriented one is ({set_name}.{o + 1}): "
-                             "not supported by puzzlesearch")
+    clash = mixed_orbit(count, wild, (orbits.get(set_name, (range(count),))[0] for orbits in moves.values()))
+    if clash:
+        w, o = (position(set_name, i) for i in clash)
+        raise ValueError(f"{shown}:{line}: Solved: {set_name}: the moves take a piece of ? orientation ({w}) "
+                         f"to where an oriented one is ({o}): not supported by puzzlesearch")
     return wild
 
 
@@ -260,16 +284,9 @@ def _spec(name: str, sets: dict[str, tuple[int, int]], solved: dict, moves: dict
         perm, solved_twist = solved.get(set_name, (list(range(count)), [0] * count))
         wild = _unoriented(set_name, count, perm, solved_twist, moves, where[("solved",)] if solved else 0,
                            shown) if twists > 1 else set()
-        # pieces whose orientation does not count are a set of their own without twists: they
-        # share no orbit with the oriented ones (_unoriented), so no move mixes the two sets
-        oriented = [i for i in range(count) if i not in wild]
-        loose = f"{set_name}-unoriented" if oriented else set_name
-        for part, part_twists, keep in ((set_name, twists, oriented), (loose, 1, sorted(wild))):
-            if not keep:
-                continue
-            table: dict[str, Any] = {"positions": [names[i] for i in keep], "twists": part_twists}
-            if [perm[i] for i in keep] != keep:
-                table["solved"] = [str(perm[i] + 1) for i in keep]
+        labels = [str(p + 1) for p in perm] if perm != list(range(count)) else None
+        for part, table in split_unoriented(set_name, names, twists, labels, wild).items():
+            if "solved" in table:
                 where[("pieces", part, "solved")] = where[("solved",)]
             where.setdefault(("pieces", part), where[("pieces", set_name)])
             pieces[part] = table
@@ -329,4 +346,4 @@ def _colour_numbers(colours: tuple[str, ...]) -> list[int]:
     return [order.index(c) + 1 for c in colours]
 
 
-__all__ = ["UNSUPPORTED", "dumps", "loads", "parse", "position"]
+__all__ = ["UNSUPPORTED", "dumps", "loads", "mixed_orbit", "parse", "position", "split_unoriented"]
