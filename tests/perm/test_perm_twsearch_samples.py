@@ -4,6 +4,7 @@ the same search, orientations written ``?``, and the samples puzzlesearch refuse
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -79,3 +80,37 @@ def test_a_twsearch_scramble_file_is_not_a_puzzle(tmp_path):
     r = run_cli("perm", "info", str(path))
     assert_bad_input(r)
     assert f"{path}: a twsearch scramble" in r.err and "not a puzzle definition" in r.err
+
+
+def _kpuzzle_with_orientation_mod(tmp_path: Path, mods: list[int]) -> Path:
+    """The KPuzzle 2x2x2 sample with an orientationMod in its default pattern."""
+    data = json.loads((DATA / "2x2x2.kpuzzle.json").read_text())
+    data["defaultPattern"]["CORNERS"]["orientationMod"] = mods
+    path = tmp_path / "2x2x2-mod.json"
+    path.write_text(json.dumps(data, indent=1))
+    return path
+
+
+def test_kpuzzle_orientation_mod_1_is_an_orientation_that_does_not_count(tmp_path):
+    # cubing.js's orientationMod 1, as twsearch's "?": the corners keep only their places
+    path = _kpuzzle_with_orientation_mod(tmp_path, [1] * 8)
+    puzzle = Puzzle.from_file(path)
+    assert [(len(s.positions), s.twists) for s in puzzle.rules.sets] == [(8, 1)]
+    plain = bfs_histogram(puzzle.rules)
+    assert sum(plain) == 40_320
+    assert run_cli("perm", "god", str(path), "--json", "--show", "0").json()["histogram"] == plain
+    # 0 and numOrientations count the orientation whole: the sample's own puzzle
+    whole = Puzzle.from_file(_kpuzzle_with_orientation_mod(tmp_path, [0, 3] * 4)).rules
+    assert whole.sets == Puzzle.from_file(DATA / "2x2x2.kpuzzle.json").rules.sets
+
+
+@pytest.mark.parametrize("mods, says", [
+    ([1] + [0] * 7, "the moves take a piece whose orientation does not count (CORNERS.1)"),
+    ([0] * 7 + [2], "orientationMod: 2 (an orientation known mod 2 of 3): not supported"),
+    ([4] * 8, "4 is out of range"),
+])
+def test_kpuzzle_orientation_mods_puzzlesearch_cannot_hold_are_refused(mods, says, tmp_path):
+    path = _kpuzzle_with_orientation_mod(tmp_path, mods)
+    r = run_cli("perm", "info", str(path))
+    assert_bad_input(r)
+    assert f"{path}:" in r.err and says in r.err, r.err
