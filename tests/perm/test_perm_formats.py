@@ -158,6 +158,19 @@ BAD = [
                '"moves": {"X": {"A": {"permutation": [1, 2, 0]}}},\n"derivedMoves": {"Y": "X X"}}', 3,
      "derivedMoves: not supported by puzzlesearch"),
     ("t.json", '{"orbits": [\n', 2, "not valid JSON"),
+    ("t.json", '{"orbits": [{"orbitName": "A", "numPieces": "3", "numOrientations": 1}],\n'
+               '"moves": {"X": {"A": {"permutation": [1, 2, 0]}}}}', 1, "are whole numbers, got '3'"),
+    ("t.json", '{"orbits": [{"orbitName": "A", "numPieces": 3, "numOrientations": 1}],\n'
+               '"moves": {"X": {"A": {"perm": [1, 2, 0]}}}}', 2, "unknown key 'perm'"),
+    ("t.json", '{"orbits": [{"orbitName": "A", "numPieces": 3, "numOrientations": 1}],\n'
+               '"moves": {"X": {"A": {"permutation": [1, 2, 0]}}}, "scramble": 1}', 2,
+     "unknown key 'scramble'"),
+    # a file of another kind under the extension
+    ("t.tws", '{"orbits": [{"orbitName": "A", "numPieces": 3, "numOrientations": 1}]}', 1,
+     "this looks like JSON"),
+    ("t.tws", '# a puzzle\nname = "x"\n[pieces.a]\npositions = 3\n', 2, "this looks like TOML"),
+    ("t.def", '[pieces.a]\npositions = 3\n', 1, "this looks like TOML"),
+    ("t.json", 'name = "x"\n', 1, "not valid JSON"),
 ]
 
 
@@ -170,3 +183,18 @@ def test_bad_files_are_one_line_with_their_line(name, text, line, says, command,
     r = run_cli("perm", command, str(path), *extra)
     assert_bad_input(r)
     assert f"{path}:{line}: " in r.err and says in r.err, r.err
+
+
+@pytest.mark.parametrize("name, content, says", [
+    ("t.tws", bytes(range(256)), "not a text file"),
+    ("t.json", b"\x89PNG\r\n\x1a\n\xff\x00", "not a text file"),
+    ("t.json", b'{"orbits": [{"orbitName": "A", "numPieces": 3, "numOrientations": 1}]}', "no moves"),
+    ("t.json", b"[1, 2]", "a KPuzzle definition is a JSON object"),
+    ("t.scr", b"ScrambleState s\nA\n1 2 3\nEnd\n", "a twsearch scramble"),
+])
+def test_files_that_are_no_definition_are_one_line(name, content, says, tmp_path):
+    path = tmp_path / name
+    path.write_bytes(content)
+    r = run_cli("perm", "info", str(path))
+    assert_bad_input(r)
+    assert f"{path}:" in r.err and says in r.err, r.err

@@ -9,7 +9,8 @@ extension   format                                                     module
 ``.json``   cubing.js's KPuzzle definitions                             `kpuzzle`
 ==========  =========================================================  ==============
 
-A file of any other extension is read as TOML. Every format becomes the same `Rules`, so
+A file of any other extension is read as TOML, but for twsearch's scramble files
+(``.scr``: positions, no puzzle), refused as such. Every format becomes the same `Rules`, so
 every `perm` command takes each. `convert` writes a puzzle in any of them; it reads what
 it wrote back and refuses, in one line, a puzzle the format cannot hold (ksolve's and
 cubing.js's formats make every power of each move a move, so a quarter-turn metric or
@@ -28,6 +29,8 @@ from puzzlesearch.perm import kpuzzle, ksolve, puzzlefile
 from puzzlesearch.perm.rules import Rules
 
 READERS = {".toml": puzzlefile.loads, ".tws": ksolve.loads, ".def": ksolve.loads, ".json": kpuzzle.loads}
+#: files of the same programs that hold no puzzle
+NOT_PUZZLES = {".scr": "a twsearch scramble (positions to solve)"}
 #: what `convert` writes, and the extension of each
 FORMATS = {"toml": ".toml", "tws": ".tws", "json": ".json"}
 _BARE = re.compile(r"[A-Za-z0-9_-]+")
@@ -38,6 +41,8 @@ def load(filename: str | Path, shown: str | None = None) -> Rules:
     other); ValueError "FILE:LINE: problem" in one line."""
     path = Path(filename)
     shown = shown or str(filename)
+    if path.suffix.lower() in NOT_PUZZLES:
+        raise ValueError(f"{shown}: {NOT_PUZZLES[path.suffix.lower()]}, not a puzzle definition")
     text = puzzlefile.read_text(path, shown)
     return READERS.get(path.suffix.lower(), puzzlefile.loads)(text, shown, path.stem)
 

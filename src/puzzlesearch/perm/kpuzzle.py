@@ -17,7 +17,9 @@ cubing.js applies a move as puzzlesearch does: slot i receives the piece from
 the slot the piece arrives at), so the numbers carry over as they are. Pieces are numbered
 from 0; a number repeated in the default pattern makes identical pieces. Every power of a
 move is a move (R, R2, R'), as cubing.js turns R2 and R'. ``derivedMoves`` (moves written
-as algorithms of other moves) and ``orientationMod`` are refused in one line.
+as algorithms of other moves) are refused in one line. ``orientationMod`` 1 in the default
+pattern (the piece's orientation does not count) is read where it covers whole orbits of
+the moves, as twsearch's ``?`` (`ksolve`); other moduli are refused.
 """
 
 from __future__ import annotations
@@ -26,12 +28,12 @@ import json
 import re
 from typing import Any
 
-from puzzlesearch.perm.ksolve import position
+from puzzlesearch.perm.ksolve import mixed_orbit, position, split_unoriented
 from puzzlesearch.perm.puzzlefile import build_at, cycles_text
 from puzzlesearch.perm.rules import Move, Rules
 
 TOP_KEYS = ("name", "orbits", "orbitOrdering", "defaultPattern", "startStateData", "moves", "$schema")
-REFUSED = ("derivedMoves", "experimentalDerivedMoves", "orientationMod", "experimentalPuzzleDescription")
+REFUSED = ("derivedMoves", "experimentalDerivedMoves", "experimentalPuzzleDescription")
 MAX_PIECES = 4096
 
 
@@ -65,8 +67,10 @@ def _line(text: str, key: str, after: str = "") -> int | None:
     if after:
         found = re.search(rf'"{re.escape(after)}"\s*:', text)
         start = found.end() if found else 0
-    found = re.compile(rf'"{re.escape(key)}"\s*:').search(text, start) or \
-        re.compile(rf'"{re.escape(key)}"').search(text, start)
+    # an orbit of today's files is named by its "orbitName" value rather than by a key
+    patterns = [rf'"orbitName"\s*:\s*"{re.escape(key)}"'] if after == "orbits" else []
+    patterns += [rf'"{re.escape(key)}"\s*:', rf'"{re.escape(key)}"']
+    found = next((f for f in (re.compile(x).search(text, start) for x in patterns) if f), None)
     return text.count("\n", 0, found.start()) + 1 if found else None
 
 
@@ -81,19 +85,28 @@ def _spec(data: Any, stem: str) -> dict[str, Any]:
     name = data.get("name", stem)
     if not isinstance(name, str):
         raise _Fault("name", "name must be a string")
+    for key in ("orbits", "moves"):
+        if key not in data:
+            raise _Fault("", f"no {key}: a KPuzzle definition is a JSON object with orbits, defaultPattern "
+                             "and moves")
     orbits = _orbits(data.get("orbits"))
     pattern_key = "defaultPattern" if "defaultPattern" in data else "startStateData"
     pattern = _table(data.get(pattern_key, {}), pattern_key)
     moves = _table(data.get("moves"), "moves")
     if not moves:
         raise _Fault("moves", "moves is empty: a puzzle needs at least one move")
+    for orbit in pattern:
+        if orbit not in orbits:
+            raise _Fault(orbit, f"{pattern_key}: unknown orbit {orbit!r} (the orbits: {', '.join(orbits)})",
+                         pattern_key)
+    turns = {m: _move(m, _table(value, m, "moves"), orbits) for m, value in moves.items()}
     pieces: dict[str, Any] = {}
     positions: list[str] = []
+    unoriented: list[bool] = []
     for orbit, (count, twists) in orbits.items():
         names = [position(orbit, i) for i in range(count)]
-        table: dict[str, Any] = {"positions": names, "twists": twists}
         seen = _table(pattern.get(orbit, {}), orbit, pattern_key)
-        _known(seen, ("pieces", "orientation"), orbit, pattern_key)
+        _known(seen, ("pieces", "orientation", "orientationMod"), orbit, pattern_key)
         solved = _numbers(seen.get("pieces", list(range(count))), count, count,
                           f"{pattern_key}.{orbit}.pieces", orbit, pattern_key)
         twist = _numbers(seen.get("orientation", [0] * count), count, twists,
@@ -101,17 +114,22 @@ def _spec(data: Any, stem: str) -> dict[str, Any]:
         if any(twist):
             raise _Fault(orbit, f"{pattern_key}.{orbit}: a solved orientation other than 0: "
                                 "not supported by puzzlesearch", pattern_key)
-        if solved != list(range(count)):
-            table["solved"] = [str(p) for p in solved]
-        pieces[orbit] = table
+        wild = _wild(seen, orbit, count, twists, [turn[orbit][0] for turn in turns.values()], pattern_key)
+        labels = [str(p) for p in solved] if solved != list(range(count)) else None
+        pieces.update(split_unoriented(orbit, names, twists, labels, wild))
         positions += names
-    for orbit in pattern:
-        if orbit not in orbits:
-            raise _Fault(orbit, f"{pattern_key}: unknown orbit {orbit!r} (the orbits: {', '.join(orbits)})",
-                         pattern_key)
+        unoriented += [i in wild for i in range(count)]
     cycles = {}
-    for move_name, value in moves.items():
-        cycles[move_name] = _move(move_name, _table(value, move_name, "moves"), orbits, positions)
+    for move_name, turn in turns.items():
+        perm, twist = [], []
+        for orbit in orbits:
+            p, o = turn[orbit]
+            offset = len(perm)
+            perm += [offset + q for q in p]
+            twist += o
+        twist = [0 if loose else t for t, loose in zip(twist, unoriented, strict=True)]
+        written = cycles_text(Move(move_name, tuple(perm), tuple(twist)), positions)
+        cycles[move_name] = written or f"({positions[0]})"
     return {"name": name, "metric": "powers", "pieces": pieces, "moves": cycles}
 
 
@@ -149,13 +167,14 @@ def _orbits(value: Any) -> dict[str, tuple[int, int]]:
     return orbits
 
 
-def _move(name: str, value: dict, orbits: dict[str, tuple[int, int]], positions: list[str]) -> str:
+def _move(name: str, value: dict, orbits: dict[str, tuple[int, int]]
+          ) -> dict[str, tuple[list[int], list[int]]]:
+    """A move's permutation and orientation deltas in each orbit."""
     for orbit in value:
         if orbit not in orbits:
             raise _Fault(name, f"move {name}: unknown orbit {orbit!r} (the orbits: {', '.join(orbits)})",
                          "moves")
-    perm: list[int] = []
-    twist: list[int] = []
+    turn = {}
     for orbit, (count, twists) in orbits.items():
         entry = _table(value.get(orbit, {}), name, "moves")
         _known(entry, ("permutation", "orientationDelta", "orientation"), name, "moves")
@@ -167,11 +186,30 @@ def _move(name: str, value: dict, orbits: dict[str, tuple[int, int]], positions:
             raise _Fault(name, f"{where}: {p} is not a permutation of 0..{count - 1} ({twice} twice)",
                          "moves")
         delta = entry.get("orientationDelta", entry.get("orientation", [0] * count))
-        o = _numbers(delta, count, twists, f"{where} orientationDelta", name, "moves")
-        offset = len(perm)
-        perm += [offset + q for q in p]
-        twist += o
-    return cycles_text(Move(name, tuple(perm), tuple(twist)), positions) or f"({positions[0]})"
+        turn[orbit] = (p, _numbers(delta, count, twists, f"{where} orientationDelta", name, "moves"))
+    return turn
+
+
+def _wild(seen: dict, orbit: str, count: int, twists: int, perms: list[list[int]],
+          pattern_key: str) -> set[int]:
+    """The slots whose orientation does not count: ``orientationMod`` 1 (0 or the orbit's
+    numOrientations count it whole); other moduli are refused, and so is a slot of
+    orientationMod 1 that the moves join to one whose orientation counts."""
+    if "orientationMod" not in seen:
+        return set()
+    what = f"{pattern_key}.{orbit}.orientationMod"
+    mods = _numbers(seen["orientationMod"], count, twists + 1, what, orbit, pattern_key)
+    odd = next((m for m in mods if m not in (0, 1, twists)), None)
+    if odd is not None:
+        raise _Fault(orbit, f"{what}: {odd} (an orientation known mod {odd} of {twists}): not supported by "
+                            "puzzlesearch", pattern_key)
+    wild = {i for i, m in enumerate(mods) if m == 1 and twists > 1}
+    clash = mixed_orbit(count, wild, perms)
+    if clash:
+        raise _Fault(orbit, f"{what}: the moves take a piece whose orientation does not count "
+                            f"({position(orbit, clash[0])}) to where one whose orientation counts is "
+                            f"({position(orbit, clash[1])}): not supported by puzzlesearch", pattern_key)
+    return wild
 
 
 def _numbers(value: Any, count: int, bound: int, what: str, key: str, after: str) -> list[int]:

@@ -32,7 +32,8 @@ identical piece by its number in the Solved block.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import re
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from puzzlesearch.perm.puzzlefile import build_at, cycles_text
@@ -43,6 +44,10 @@ UNSUPPORTED = ("Ignore", "Block", "ForbiddenPairs", "ForbiddenGroups", "Illegal"
                "Multiplicators", "ParallelMoves", "MoveLimits", "Moves", "Scramble", "ScrambleAlg",
                "RandomScramble", "Symmetry", "Rotation", "SolvedAlias")
 MAX_PIECES = 4096
+#: a Solved orientation written ``?``: the piece's orientation does not count (twsearch's
+#: orientation wildcard); read as UNKNOWN
+WILD = "?"
+UNKNOWN = -1
 
 Token = tuple[str, int]  # a word and its line
 
@@ -111,12 +116,22 @@ def parse(text: str, shown: str, stem: str = "puzzle") -> tuple[dict[str, Any], 
         elif command == "End":
             fail(n, "End without a Solved or Move block to close")
         else:
-            fail(n, f"unknown command {command!r} (a definition has Name, Set, Solved and Move blocks)")
+            fail(n, f"unknown command {command!r} (a definition has Name, Set, Solved and Move blocks)"
+                    f"{_kind(words)}")
     if not sets:
         raise ValueError(f"{shown}: no Set: a definition declares its sets first, e.g. Set CORNERS 8 3")
     if not moves:
         raise ValueError(f"{shown}: no Move block: a puzzle needs its moves")
-    return _spec(name, sets, solved or {}, moves, where), where
+    return _spec(name, sets, solved or {}, moves, where, shown), where
+
+
+def _kind(words: list[str]) -> str:
+    """What a file of another kind under the extension looks like, as a hint."""
+    if "=" in words[:2] or words[0].endswith("=") or re.fullmatch(r"\[\[?[\w.\"'-]+\]\]?", words[0]):
+        return ": this looks like TOML (puzzlesearch's own files are read from a .toml file)"
+    if words[0].startswith(("{", "[")):
+        return ": this looks like JSON (a KPuzzle definition is read from a .json file)"
+    return ""
 
 
 def _block(lines: list[tuple[int, list[str]]], i: int, start: int, title: str,
@@ -152,9 +167,9 @@ def _orbits(body: list[Token], sets: dict[str, tuple[int, int]], title: str, sta
         count, twists = sets[set_name]
         perm, pending = _numbers(words, count, f"{title}: {set_name}", line, shown)
         twist = [0] * count
-        if pending is not None and pending[0].lstrip("-").isdigit():
+        if pending is not None and (pending[0].lstrip("-").isdigit() or pending[0] == WILD):
             twist, pending = _numbers(words, count, f"{title}: {set_name}'s orientations", pending[1], shown,
-                                      first=pending)
+                                      first=pending, wild=solved)
         _check(perm, twist, count, twists, f"{title}: {set_name}", line, shown, solved)
         found[set_name] = ([p - 1 for p in perm], twist)
     if not found and not solved:
@@ -163,11 +178,16 @@ def _orbits(body: list[Token], sets: dict[str, tuple[int, int]], title: str, sta
 
 
 def _numbers(words: Iterator[Token], count: int, what: str, line: int, shown: str,
-             first: Token | None = None) -> tuple[list[int], Token | None]:
-    """`count` whole numbers, and the word after them (None at the block's end)."""
+             first: Token | None = None, wild: bool = False) -> tuple[list[int], Token | None]:
+    """`count` whole numbers, and the word after them (None at the block's end); with
+    `wild`, ``?`` may stand for a number and is read as `UNKNOWN`."""
     values = []
     word = first if first is not None else next(words, None)
     while len(values) < count:
+        if word is not None and wild and word[0] == WILD:
+            values.append(UNKNOWN)
+            word = next(words, None)
+            continue
         if word is None or not word[0].lstrip("-").isdigit():
             got = f"found {word[0]!r}" if word is not None else "the block ends"
             raise ValueError(f"{shown}:{word[1] if word else line}: {what}: expected {count} numbers, "
@@ -187,29 +207,91 @@ def _check(perm: list[int], twist: list[int], count: int, twists: int, what: str
         missing = next(p for p in range(1, count + 1) if p not in perm)
         raise ValueError(f"{shown}:{line}: {what}: not a permutation of 1..{count} ({twice} twice, "
                          f"{missing} missing)")
-    bad = next((t for t in twist if not 0 <= t < twists), None)
+    bad = next((t for t in twist if not 0 <= t < twists and not (solved and t == UNKNOWN)), None)
     if bad is not None:
         raise ValueError(f"{shown}:{line}: {what}: orientation {bad} is out of range (0..{twists - 1})")
-    if solved and any(twist):
+    if solved and any(t not in (0, UNKNOWN) for t in twist):
         raise ValueError(f"{shown}:{line}: {what}: a solved orientation other than 0: "
                          "not supported by puzzlesearch")
 
 
+def mixed_orbit(count: int, wild: set[int], perms: Iterable[Sequence[int]]) -> tuple[int, int] | None:
+    """A slot of `wild` and one not in it that the moves (`perms`, each over the set's
+    `count` slots) join in one orbit, or None when `wild` is a union of whole orbits."""
+    orbit = list(range(count))  # union-find over the slots a move sends one to another
+
+    def root(i: int) -> int:
+        while orbit[i] != i:
+            orbit[i] = orbit[orbit[i]]
+            i = orbit[i]
+        return i
+
+    for perm in perms:
+        for dst, src in enumerate(perm):
+            orbit[root(dst)] = root(src)
+    first: dict[int, int] = {}  # an orbit's first slot
+    for i in range(count):
+        j = first.setdefault(root(i), i)
+        if (i in wild) != (j in wild):
+            return (i, j) if i in wild else (j, i)
+    return None
+
+
+def split_unoriented(set_name: str, names: list[str], twists: int, labels: list[str] | None,
+                     wild: set[int]) -> dict[str, dict[str, Any]]:
+    """A set's tables for `puzzlefile.build`: the pieces whose orientation does not count
+    (the slots `wild`, whole orbits: `mixed_orbit`) become a set of their own without
+    twists, so that no move mixes the two; `labels` are the solved pieces' (identical pieces)."""
+    oriented = [i for i in range(len(names)) if i not in wild]
+    loose = f"{set_name}-unoriented" if oriented else set_name
+    parts: dict[str, dict[str, Any]] = {}
+    for part, part_twists, keep in ((set_name, twists, oriented), (loose, 1, sorted(wild))):
+        if keep:
+            parts[part] = {"positions": [names[i] for i in keep], "twists": part_twists}
+            if labels is not None:
+                parts[part]["solved"] = [labels[i] for i in keep]
+    return parts
+
+
+def _unoriented(set_name: str, count: int, solved_perm: list[int], solved_twist: list[int], moves: dict,
+                line: int, shown: str) -> set[int]:
+    """The slots of a set whose solved orientation is ``?``; ValueError unless they are whole
+    orbits of the moves (puzzlesearch gives every piece of a set the same orientations) and
+    identical pieces agree on it (as twsearch requires)."""
+    wild = {i for i in range(count) if solved_twist[i] == UNKNOWN}
+    if not wild:
+        return wild
+    for piece in set(solved_perm):
+        marks = {i in wild for i in range(count) if solved_perm[i] == piece}
+        if len(marks) > 1:
+            raise ValueError(f"{shown}:{line}: Solved: {set_name}: piece {piece + 1} is written with and "
+                             f"without a ? orientation (identical pieces agree on it)")
+    clash = mixed_orbit(count, wild, (orbits.get(set_name, (range(count),))[0] for orbits in moves.values()))
+    if clash:
+        w, o = (position(set_name, i) for i in clash)
+        raise ValueError(f"{shown}:{line}: Solved: {set_name}: the moves take a piece of ? orientation ({w}) "
+                         f"to where an oriented one is ({o}): not supported by puzzlesearch")
+    return wild
+
+
 def _spec(name: str, sets: dict[str, tuple[int, int]], solved: dict, moves: dict,
-          where: dict[tuple[str, ...], int]) -> dict[str, Any]:
+          where: dict[tuple[str, ...], int], shown: str) -> dict[str, Any]:
     pieces: dict[str, Any] = {}
     positions: list[str] = []
-    ks: list[int] = []
+    unoriented: set[str] = set()
     for set_name, (count, twists) in sets.items():
         names = [position(set_name, i) for i in range(count)]
-        table: dict[str, Any] = {"positions": names, "twists": twists}
-        perm = solved.get(set_name, (list(range(count)), []))[0]
-        if perm != list(range(count)):
-            table["solved"] = [str(p + 1) for p in perm]
-            where[("pieces", set_name, "solved")] = where[("solved",)]
-        pieces[set_name] = table
+        perm, solved_twist = solved.get(set_name, (list(range(count)), [0] * count))
+        wild = _unoriented(set_name, count, perm, solved_twist, moves, where[("solved",)] if solved else 0,
+                           shown) if twists > 1 else set()
+        labels = [str(p + 1) for p in perm] if perm != list(range(count)) else None
+        for part, table in split_unoriented(set_name, names, twists, labels, wild).items():
+            if "solved" in table:
+                where[("pieces", part, "solved")] = where[("solved",)]
+            where.setdefault(("pieces", part), where[("pieces", set_name)])
+            pieces[part] = table
         positions += names
-        ks += [twists] * count
+        unoriented |= {names[i] for i in wild}
     table = {}
     for move_name, orbits in moves.items():
         perm, twist = [], []
@@ -218,6 +300,7 @@ def _spec(name: str, sets: dict[str, tuple[int, int]], solved: dict, moves: dict
             offset = len(perm)
             perm += [offset + q for q in p]
             twist += [o[q] for q in p]  # a move's orientation goes with the piece: the slot it leaves
+        twist = [0 if positions[i] in unoriented else t for i, t in enumerate(twist)]
         # the identity as a 1-cycle, so that `build` says the move changes nothing
         written = cycles_text(Move(move_name, tuple(perm), tuple(twist)), positions)
         table[move_name] = written or f"({positions[0]})"
@@ -263,4 +346,4 @@ def _colour_numbers(colours: tuple[str, ...]) -> list[int]:
     return [order.index(c) + 1 for c in colours]
 
 
-__all__ = ["UNSUPPORTED", "dumps", "loads", "parse", "position"]
+__all__ = ["UNSUPPORTED", "dumps", "loads", "mixed_orbit", "parse", "position", "split_unoriented"]
