@@ -173,6 +173,12 @@ def one_parity(s: PieceSet, perms: Sequence[Sequence[int]]) -> bool:
     return _distinct(s) and _even(s.size, perms)
 
 
+def multinomial(counts: Sequence[int]) -> int:
+    """The arrangements of a multiset (counts[v]: how many pieces of label v): n! over the
+    factorial of each count."""
+    return factorial(sum(counts)) // prod(factorial(c) for c in counts)
+
+
 def _lehmer(q: Sequence[int]) -> list[int]:
     return [sum(1 for c in q[i + 1:] if c < q[i]) for i in range(len(q))]
 
@@ -461,7 +467,7 @@ def _distinct(s: PieceSet) -> bool:
 
 def _arrangements(s: PieceSet) -> int:
     """The arrangements of the set's pieces: m! over the factorial of each label's count."""
-    return factorial(s.size) // prod(factorial(s.labels.count(v)) for v in set(s.labels))
+    return multinomial([s.labels.count(v) for v in set(s.labels)])
 
 
 def _twists_held(s: PieceSet) -> int:
@@ -479,7 +485,7 @@ def _rank(q: Sequence[int], counts: Sequence[int]) -> int:
     there, each label v as many as the rest holds with one v taken (arrangements * c_v / r)."""
     counts = list(counts)
     left = len(q)
-    ways = factorial(left) // prod(factorial(c) for c in counts)
+    ways = multinomial(counts)
     rank = 0
     for x in q:
         rank += ways * sum(counts[:x]) // left
@@ -492,7 +498,7 @@ def _rank(q: Sequence[int], counts: Sequence[int]) -> int:
 def _unrank(rank: int, counts: Sequence[int]) -> list[int]:
     counts = list(counts)
     left = sum(counts)
-    ways = factorial(left) // prod(factorial(c) for c in counts)
+    ways = multinomial(counts)
     q = []
     for _ in range(left):
         v = 0
@@ -537,5 +543,5 @@ def _table(sets: tuple[PieceSet, ...], sizes: list[int], halved: list[bool], n: 
 
 
 __all__ = ["FLIPS", "HANOI", "PERM", "PIECES", "SIGNED", "PieceSet", "Space", "deck_of", "hanoi_index",
-           "hanoi_space", "one_parity", "parity", "perm_space", "pieces_index", "pieces_space",
+           "hanoi_space", "multinomial", "one_parity", "parity", "perm_space", "pieces_index", "pieces_space",
            "pieces_state", "signed_space"]

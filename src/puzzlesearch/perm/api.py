@@ -45,6 +45,7 @@ from typing import Any
 
 from puzzlesearch.engine import figures
 from puzzlesearch.engine.failures import CheckFailed
+from puzzlesearch.engine.layers_common import memory_needed_for
 from puzzlesearch.engine.figures import check_plot
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.engine.paths import show as shown
@@ -67,7 +68,7 @@ class Info:
     constraints   why the states are fewer: each reason with its factor ("... (x 3)")
     counted_by    how `states` was counted
     indexed       states a full search (`god`) indexes; memory: the bytes it needs (its
-                  bits and its move tables)
+                  bits and its move tables); tables: those of the move tables
     """
 
     puzzle: str
@@ -86,6 +87,7 @@ class Info:
     indexed: int
     memory: int
     seconds: float
+    tables: int = 0
 
 
 @dataclass(frozen=True)
@@ -233,7 +235,8 @@ class Puzzle:
         return Info(rules.name, rules.description, rules.source, pieces, self.moves, rules.metric,
                     self.solved, found.states, found.group_order, found.arrangements,
                     found.states == found.arrangements, constraints, found.counted_by, size,
-                    census_memory(rules, lay), time.perf_counter() - t0)
+                    census_memory(rules, lay), time.perf_counter() - t0,
+                    census_memory(rules, lay) - memory_needed_for(size))
 
     def god(self, show: int = 10, *, run: RunOptions = RunOptions()) -> Census:  # noqa: B008 (frozen)
         """Every state by its distance from the solved puzzle: histogram, God's number (the

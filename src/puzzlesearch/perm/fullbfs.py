@@ -81,7 +81,8 @@ def check_census(rules: Rules, lay: Layout, run: RunOptions) -> int:
         raise ValueError(f"full BFS of {rules.name} indexes {size:,} states: it would need {gib(need)} "
                          f"(2 bits each), beyond the {MAX_STATES:,} states one search indexes")
     if run.scheduler is None:  # partitions on the cluster's workers, not here
-        require(need, run.memory, f"full BFS of {rules.name} ({size:,} states, 2 bits each)")
+        tables = " and move tables" if need > memory_needed_for(size, _keeps_depths(run)) else ""
+        require(need, run.memory, f"full BFS of {rules.name} ({size:,} states, 2 bits each{tables})")
     return size
 
 
