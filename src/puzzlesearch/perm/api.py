@@ -45,8 +45,8 @@ from typing import Any
 
 from puzzlesearch.engine import figures
 from puzzlesearch.engine.failures import CheckFailed
-from puzzlesearch.engine.layers_common import memory_needed_for
 from puzzlesearch.engine.figures import check_plot
+from puzzlesearch.engine.layers_common import memory_needed_for
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.engine.paths import show as shown
 from puzzlesearch.engine.store import NotSaved, ResultsStore, canonical_json, saving
