@@ -353,7 +353,7 @@ def test_a_cluster_run_resumes_after_a_kill(dask_cluster, tmp_path, monkeypatch)
     folder, bounds = str(tmp_path / "run.ckpt.parts"), layers_dask._read_meta(ckpt)["bounds"]
     assert len(bounds) > 1
     for p in range(len(bounds)):
-        layers_dask.expand_task(folder, p, 4, bounds, space.arrays())
+        layers_dask.expand_task(folder, p, 4, bounds, space)
     (tmp_path / "run.ckpt.parts" / "layer-5" / "EXPANDED").write_text("")
     layers_dask.merge_task(folder, 0, 4, [])
     again = layers.search(space, run=RunOptions(scheduler=cluster, checkpoint=str(ckpt)), show=20)

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import load_data
-from puzzlesearch.engine import layers, layers_common, layers_kernel, pieces_kernel
+from puzzlesearch.engine import layers, layers_common, layers_kernel, pieces_kernel, pieces_tables
 from puzzlesearch.engine import space as ranked
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.engine.space import PieceSet, pieces_index, pieces_space, pieces_state
@@ -144,6 +144,8 @@ def test_the_kinds_and_the_table_rows_agree_with_the_kernels():
     assert [getattr(ranked, k) for k in kinds] == [getattr(layers_kernel, k) for k in kinds]
     rows = ("K", "AW", "TW", "HI", "DISTINCT", "ARR", "TWN", "W", "TOTAL", "TSUM", "NLAB", "COUNT", "PAR")
     assert [getattr(ranked, r) for r in rows] == [getattr(pieces_kernel, r) for r in rows] == list(range(13))
+    coords = ("RAD", "CW", "OFF", "LO", "CKIND", "ARRANGEMENT", "TWIST")
+    assert [getattr(pieces_tables, r) for r in coords] == [getattr(pieces_kernel, r) for r in coords]
 
 
 def test_one_set_of_distinct_pieces_is_a_permutation_space():
@@ -285,11 +287,9 @@ def test_an_index_and_its_state_go_both_ways(puzzle, data):
         values = [sorted(set(s.labels)) for s in sets]
         assert labels == [v.index(c) for v, (ls, _) in zip(values, state, strict=True) for c in ls]
         assert twists == [t for _, ts in state for t in ts]
-        _, n, table_moves, table = space.arrays()
-        tally = np.zeros(n, dtype=np.int64)
-        for j, move in enumerate(moves):
-            got = pieces_kernel.image(j, n, np.array(labels), np.array(twists), table_moves, table, tally)
-            assert got == pieces_index(space, apply(sets, as_state(state), move))
+        got = np.zeros(len(moves), dtype=np.int64)
+        pieces_kernel.images(index, *space.arrays()[1:], got)
+        assert list(got) == [pieces_index(space, apply(sets, as_state(state), move)) for move in moves]
     assert pieces_index(space, start_of(sets)) == space.start
 
 

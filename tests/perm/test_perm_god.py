@@ -13,7 +13,7 @@ from perm_cases import random_puzzle
 from conftest import load_data
 from puzzlesearch import shuffle
 from puzzlesearch.engine import layers
-from puzzlesearch.engine.layers_common import read_header
+from puzzlesearch.engine.layers_common import memory_needed_for, read_header
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.perm import Puzzle, fullbfs, layout, rules
 
@@ -198,6 +198,19 @@ def test_too_big_is_refused_with_the_memory_it_needs():
     with pytest.raises(ValueError, match=r"full BFS of Top-Spin 12/4 \(39,916,800 states, 2 bits each\) "
                                          r"needs 14 MiB, more than 1 MiB, the --memory cap"):
         Puzzle.example("topspin-12-4").god(run=RunOptions(memory=2**20))
+
+
+def test_the_memory_counts_the_move_tables(tmp_path):
+    # the bits and the tables of the corners' arrangements and twists, refused before either is made
+    puzzle = Puzzle.example("cube2-htm")
+    info = puzzle.info(run=fresh(tmp_path))
+    space = fullbfs.space(puzzle.rules, layout.layout(puzzle.rules))
+    assert info.tables == space.table_bytes == (5040 + 729) * 9 * 4
+    assert info.memory == memory_needed_for(info.indexed) + info.tables
+    with pytest.raises(ValueError, match=r"\(3,674,160 states, 2 bits each and move tables\) needs 2 MiB, "
+                                         r"more than 2 MiB, the --memory cap"):
+        puzzle.god(run=RunOptions(store=str(tmp_path / "store.sqlite"), memory=info.memory - 1))
+    assert puzzle.god(run=RunOptions(store=str(tmp_path / "store.sqlite"), memory=info.memory)).diameter == 11
 
 
 @pytest.mark.parametrize("show", [-1, 10_001])

@@ -97,7 +97,8 @@ def memory_needed_for(states: int, depths: bool = False) -> int:
 
 
 def memory_needed(space: Space, depths: bool = False) -> int:
-    return memory_needed_for(space.size, depths)
+    """memory_needed_for the space's size, and the move tables of a puzzle of pieces."""
+    return memory_needed_for(space.size, depths) + space.table_bytes
 
 
 def check_space(space: Space, budget: int | None, depths: bool = False) -> int:

@@ -119,9 +119,13 @@ def init_task(folder: str, p: int, lo: int, hi: int, start: int) -> None:
     _write_part(path, {"lo": lo, "hi": hi, "layer": 0, "count": int(lo <= start < hi), "found": {}}, cells)
 
 
-def expand_task(folder: str, p: int, layer: int, bounds: list[tuple[int, int]], arrays: tuple) -> int:
-    """The images of partition p's NEXT states, sorted, split by partition, into files."""
+def expand_task(folder: str, p: int, layer: int, bounds: list[tuple[int, int]], space: Space) -> int:
+    """The images of partition p's NEXT states, sorted, split by partition, into files. The
+    space travels, not its arrays: a puzzle of pieces' move tables are built on the worker,
+    once per process (engine.pieces_tables)."""
     from puzzlesearch.engine import layers_kernel as k
+
+    arrays = space.arrays()
 
     emit = passes(arrays[0]).emit
     head, cells = _read_part(_part_path(Path(folder), p))
@@ -234,7 +238,6 @@ def search_on_cluster(space: Space, *, run: RunOptions, show_count: int = 10,
             if space.start in watch:
                 found.setdefault(space.start, 0)
             resumed = len(hist) - 1 if saved else None
-            arrays = space.arrays()
 
             def each(task: Any, *args: Any) -> list:
                 """``task(folder, p, *args)`` for every partition p, on the cluster; the results."""
@@ -250,7 +253,7 @@ def search_on_cluster(space: Space, *, run: RunOptions, show_count: int = 10,
                     layer_dir = folder / f"layer-{d + 1}"
                     marker = layer_dir / "EXPANDED"
                     if not marker.exists():
-                        each(expand_task, d, bounds, arrays)
+                        each(expand_task, d, bounds, space)
                         layer_dir.mkdir(exist_ok=True)  # no images at all: every partition merged
                         marker.write_text("every partition's images are written\n")
                     merged = each(merge_task, d, watch)

@@ -1,29 +1,33 @@
 """Numba kernels of the breadth-first engine for puzzles of pieces (kind PIECES, built by
-`space.pieces_space`): their ranks, and the passes of `layers_kernel` over them.
+`space.pieces_space`): their coordinates, and the passes of `layers_kernel` over them.
 
 A state holds, at each position, the label of the piece there (``labels``) and its twist
 (``twists``). The positions fall into sets (a cube's corners, its edges), each with its
-own pieces, some maybe identical, and its own number k of twists. A set's rank is the
-rank of its labels among the arrangements of their multiset (the Lehmer code when the
-pieces are distinct), times the twists it holds (k^m, or k^(m-1) when the moves keep the
-sum of the twists, which fixes the last), plus its twists as a base-k number; the index
-reads the sets as the digits of a mixed-radix number, the first most significant. A set
-of distinct pieces that every move permutes evenly holds one parity: its Lehmer rank is
-halved (the last digit is always 0, the one before it follows from the others' parity).
+own pieces, some maybe identical, and its own number k of twists. A set has two
+*coordinates*: its arrangement, the rank of its labels among the arrangements of their
+multiset (the Lehmer code when the pieces are distinct), and its twists as a base-k number
+(k^m of them, or k^(m-1) when the moves keep the sum of the twists, which fixes the
+last). The index reads every set's arrangement then twists as the digits of a
+mixed-radix number, the first set most significant. A set of distinct pieces that every
+move permutes evenly holds one parity: its Lehmer rank is halved (the last digit is
+always 0, the one before it follows from the others' parity).
 
-A move is a gather and a twist added (mod k) over all positions at once, moves[j, :n] and
-moves[j, n:]. Its image is ranked in the same pass, each set from its last position
-back: a set of distinct pieces with one popcount a piece, one with identical pieces by
-keeping the arrangements of the suffix (two exact divisions a piece). Locating a state
-unranks only the sets whose arrangement changed since the state located before it:
-mostly the last set's twists alone.
+A move changes each coordinate on its own: where a set's pieces go does not depend on
+their twists, and what a move does to the twists (a gather, then a twist added at each
+position) does not depend on which piece is where. So a coordinate's value after each
+move is a row of one table, ``tabs[off + value * moves + j]``, computed once (the method
+of Kociemba's and Rokicki's solvers, twsearch's among them), when the coordinate's table
+fits the budget (space.py); a coordinate too large for one (a big set of distinct pieces)
+computes its row when its value changes, unranking its set and ranking each image. The
+passes walk the indices in order, so the last coordinate changes at almost every state
+and the others rarely: a state's images are the sums, kept per coordinate, of the rows
+of the coordinates above it plus one row of the last.
 
-The table, a column per position, holds the weights and each set's description in its
-rows (built by space.py, which names them the same):
+The description, a column per position (built by space.py, which names the rows the same):
 
     K         the twists k of a piece there
-    AW        the weight of its Lehmer digit; identical pieces: of its set's arrangement
-    TW        the weight of its twist (0: the last of a twist-sum set, implied)
+    AW        the weight of its Lehmer digit in its set's arrangement (distinct pieces)
+    TW        the weight of its twist in its set's twists (0: the last of a twist-sum set)
     HI        the end of its set (its first position after)
     DISTINCT  whether the set's pieces are all distinct
     ARR, TWN  the set's arrangements, and the twists it holds (k^m or k^(m-1))
@@ -33,11 +37,21 @@ rows (built by space.py, which names them the same):
     NLAB      its distinct labels, 0..NLAB-1
     COUNT     at the set's v-th position: how many of its pieces have label v
     PAR       the parity the set holds when it holds one, else -1 (its AW then halved, 0 for
-              its last two positions: an image's rank costs the same)
+              its last two positions)
+
+and the coordinates, a column each, most significant first (those of radix 1 left out):
+
+    RAD       its radix
+    CW        its weight in the index
+    OFF       where its table starts in ``tabs`` (-1: none, its rows are computed)
+    LO        its set's first position
+    CKIND     ARRANGEMENT or TWIST
+
+``cols[j]`` is the column of move j in the tables (the backward passes read the forward
+tables at each inverse move's column when the moves are closed under inverses).
 
 The passes are layers_kernel's (push, emit, pull: the same bits, the same rules on which
-bytes a thread writes) with these ranks, in functions of their own: sharing one function
-with the permutation kernels costs the pancakes about a tenth of their speed.
+bytes a thread writes).
 """
 
 from __future__ import annotations
@@ -48,119 +62,196 @@ from numba import njit
 from puzzlesearch.engine.layers_kernel import CUR, HAS_CUR, HAS_UNSEEN, NEXT, UNSEEN, get, popcount, put
 
 K, AW, TW, HI, DISTINCT, ARR, TWN, W, TOTAL, TSUM, NLAB, COUNT, PAR = range(13)
-
-
-@njit(cache=True)
-def unrank(idx, n, table, labels, twists, known, counts):
-    """labels, twists = the state at idx. known[s] is the arrangement whose labels set s
-    holds (-1: none), and stays when it is idx's too."""
-    s = 0
-    lo = 0
-    while lo < n:
-        hi = table[HI, lo]
-        held = table[TWN, lo]
-        sub = (idx // table[W, lo]) % (table[ARR, lo] * held)
-        arrangement = sub // held
-        rest = sub - arrangement * held
-        k = table[K, lo]
-        if k > 1:  # (without twists, every twist stays 0)
-            total = 0
-            for p in range(hi - 1 - table[TSUM, lo], lo - 1, -1):
-                twists[p] = rest % k
-                rest //= k
-                total += twists[p]
-            if table[TSUM, lo]:
-                twists[hi - 1] = (table[TOTAL, lo] - total) % k
-        if known[s] != arrangement:
-            known[s] = arrangement
-            for v in range(table[NLAB, lo]):
-                counts[v] = table[COUNT, lo + v]
-            ways = table[ARR, lo]
-            par = table[PAR, lo]
-            if par >= 0:  # one parity: the rank with the last two in order (then put right)
-                arrangement *= 2
-                ways *= 2
-            for p in range(lo, hi):  # label v heads ways * counts[v] / left of the arrangements left
-                left = hi - p
-                v = 0
-                block = ways * counts[0] // left
-                while arrangement >= block:
-                    arrangement -= block
-                    v += 1
-                    block = ways * counts[v] // left
-                labels[p] = v
-                ways = block
-                counts[v] -= 1
-            if par >= 0:
-                seen = 0
-                odd = 0
-                for p in range(hi - 1, lo - 1, -1):
-                    odd += popcount(seen & ((1 << labels[p]) - 1))
-                    seen |= 1 << labels[p]
-                if (odd & 1) != par:
-                    labels[hi - 2], labels[hi - 1] = labels[hi - 1], labels[hi - 2]
-        s += 1
-        lo = hi
+RAD, CW, OFF, LO, CKIND = range(5)
+ARRANGEMENT, TWIST = 0, 1
 
 
 @njit(cache=True, inline="always")
-def image(j, n, labels, twists, moves, table, counts):
-    """The index of the state (labels, twists) after move j."""
+def set_labels(arrangement, lo, table, labels, counts):
+    """labels[lo:hi] = the set's arrangement with this rank (counts: scratch)."""
+    hi = table[HI, lo]
+    for v in range(table[NLAB, lo]):
+        counts[v] = table[COUNT, lo + v]
+    ways = table[ARR, lo]
+    par = table[PAR, lo]
+    if par >= 0:  # one parity: the rank with the last two in order (then put right)
+        arrangement *= 2
+        ways *= 2
+    for p in range(lo, hi):  # label v heads ways * counts[v] / left of the arrangements left
+        left = hi - p
+        v = 0
+        block = ways * counts[0] // left
+        while arrangement >= block:
+            arrangement -= block
+            v += 1
+            block = ways * counts[v] // left
+        labels[p] = v
+        ways = block
+        counts[v] -= 1
+    if par >= 0:
+        seen = 0
+        odd = 0
+        for p in range(hi - 1, lo - 1, -1):
+            odd += popcount(seen & ((1 << labels[p]) - 1))
+            seen |= 1 << labels[p]
+        if (odd & 1) != par:
+            labels[hi - 2], labels[hi - 1] = labels[hi - 1], labels[hi - 2]
+
+
+@njit(cache=True, inline="always")
+def set_twists(held, lo, table, twists):
+    """twists[lo:hi] = the set's twists held as this number (the implied last one too)."""
+    hi = table[HI, lo]
+    k = table[K, lo]
+    total = 0
+    for p in range(hi - 1 - table[TSUM, lo], lo - 1, -1):
+        twists[p] = held % k
+        held //= k
+        total += twists[p]
+    if table[TSUM, lo]:
+        twists[hi - 1] = (table[TOTAL, lo] - total) % k
+
+
+@njit(cache=True, inline="always")
+def arrangement_image(j, lo, labels, moves, table, counts):
+    """The arrangement of the set at lo after move j (counts: scratch)."""
+    hi = table[HI, lo]
     rank = 0
-    lo = 0
-    while lo < n:
-        hi = table[HI, lo]
-        if table[DISTINCT, lo]:
-            seen = 0  # the labels at the positions after p
-            for p in range(hi - 1, lo - 1, -1):
-                src = moves[j, p]
-                c = labels[src]
-                t = twists[src] + moves[j, n + p]
-                if t >= table[K, p]:
-                    t -= table[K, p]
-                rank += popcount(seen & ((1 << c) - 1)) * table[AW, p] + t * table[TW, p]
-                seen |= 1 << c
-        else:  # ways: the arrangements of the suffix p.., its labels counted in counts
-            for v in range(table[NLAB, lo]):
-                counts[v] = 0
-            ways = 1
-            arrangement = 0
-            for p in range(hi - 1, lo - 1, -1):
-                src = moves[j, p]
-                c = labels[src]
-                t = twists[src] + moves[j, n + p]
-                if t >= table[K, p]:
-                    t -= table[K, p]
-                rank += t * table[TW, p]
-                counts[c] += 1
-                left = hi - p
-                ways = ways * left // counts[c]
-                smaller = 0
-                for v in range(c):
-                    smaller += counts[v]
-                arrangement += ways * smaller // left  # those with a smaller label at p
-            rank += arrangement * table[AW, lo]
-        lo = hi
+    if table[DISTINCT, lo]:
+        seen = 0  # the labels at the positions after p
+        for p in range(hi - 1, lo - 1, -1):
+            c = labels[moves[j, p]]
+            rank += popcount(seen & ((1 << c) - 1)) * table[AW, p]
+            seen |= 1 << c
+        return rank
+    for v in range(table[NLAB, lo]):  # ways: the arrangements of the suffix p.., its labels counted
+        counts[v] = 0
+    ways = 1
+    for p in range(hi - 1, lo - 1, -1):
+        c = labels[moves[j, p]]
+        counts[c] += 1
+        left = hi - p
+        ways = ways * left // counts[c]
+        smaller = 0
+        for v in range(c):
+            smaller += counts[v]
+        rank += ways * smaller // left  # those with a smaller label at p
     return rank
 
 
 @njit(cache=True, inline="always")
-def scratch(n):
-    """The arrays unrank and image work in (a state's labels and twists, and their tallies),
-    made once per kernel call."""
-    return (np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.full(n, -1, dtype=np.int64),
-            np.zeros(n, dtype=np.int64))
+def twist_image(j, lo, n, twists, moves, table):
+    """The twists the set at lo holds after move j, as a number."""
+    k = table[K, lo]
+    r = 0
+    for p in range(lo, table[HI, lo] - table[TSUM, lo]):
+        t = twists[moves[j, p]] + moves[j, n + p]
+        if t >= k:
+            t -= k
+        r = r * k + t
+    return r
+
+
+@njit(cache=True)
+def row(c, v, n, coords, moves, table, labels, twists, counts, out):
+    """out[j] = coordinate c's value after move j, from value v (no table read)."""
+    lo = coords[LO, c]
+    if coords[CKIND, c] == ARRANGEMENT:
+        set_labels(v, lo, table, labels, counts)
+        for j in range(moves.shape[0]):
+            out[j] = arrangement_image(j, lo, labels, moves, table, counts)
+    else:
+        set_twists(v, lo, table, twists)
+        for j in range(moves.shape[0]):
+            out[j] = twist_image(j, lo, n, twists, moves, table)
 
 
 @njit(cache=True, nogil=True)
-def push(cells, lo, hi, start, kind, n, moves, table, buf, counts):
-    """layers_kernel.push for pieces (kind: PIECES, as Space.arrays gives it)."""
-    labels, twists, known, tally = scratch(n)
+def build_tables(n, moves, table, coords, tabs):
+    """Fill tabs: each tabled coordinate's row for every value (space.py makes tabs)."""
+    labels, twists, counts = np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64)
     m = moves.shape[0]
-    ranks = np.zeros(max(m, 1), dtype=np.int64)
+    out = np.zeros(max(m, 1), dtype=np.int64)
+    for c in range(coords.shape[1]):
+        off = coords[OFF, c]
+        if off < 0:
+            continue
+        for v in range(coords[RAD, c]):
+            row(c, v, n, coords, moves, table, labels, twists, counts, out)
+            for j in range(m):
+                tabs[off + v * m + j] = out[j]
+
+
+@njit(cache=True, inline="always")
+def locate(idx, last, coords, vals):
+    """vals = the coordinates of idx, from those of `last` (-1: none); the first that
+    changed (the number of coordinates when none did)."""
+    nc = coords.shape[1]
+    if last < 0 or idx < last:
+        rem = idx
+        for c in range(nc - 1, -1, -1):
+            r = coords[RAD, c]
+            q = rem // r
+            vals[c] = rem - q * r
+            rem = q
+        return 0
+    d = idx - last
+    top = nc
+    c = nc - 1
+    while d > 0:  # an odometer: the last coordinate moves on by d, carrying into the ones above
+        r = coords[RAD, c]
+        s = vals[c] + d
+        top = c
+        if s < r:
+            vals[c] = s
+            break
+        d = s // r
+        vals[c] = s - d * r
+        c -= 1
+    return top
+
+
+@njit(cache=True, inline="always")
+def refresh(top, n, coords, vals, moves, table, tabs, cols, rows, known, partial, labels, twists, counts):
+    """partial[c + 1, j] = the index after move j counted over coordinates 0..c, again from
+    coordinate `top` down: partial[number of coordinates] holds the images."""
+    m = moves.shape[0]
+    for c in range(top, coords.shape[1]):
+        v = vals[c]
+        w = coords[CW, c]
+        off = coords[OFF, c]
+        if off >= 0:
+            base = off + v * m
+            for j in range(m):
+                partial[c + 1, j] = partial[c, j] + tabs[base + cols[j]] * w
+        else:
+            if known[c] != v:
+                row(c, v, n, coords, moves, table, labels, twists, counts, rows[c])
+                known[c] = v
+            for j in range(m):
+                partial[c + 1, j] = partial[c, j] + rows[c, j] * w
+
+
+@njit(cache=True, inline="always")
+def scratch(n, m, nc):
+    """What one kernel call works in: the coordinates, the rows computed, the partial sums,
+    a state's labels and twists and a tally."""
+    return (np.full(max(nc, 1), -1, dtype=np.int64), np.zeros((max(nc, 1), max(m, 1)), dtype=np.int64),
+            np.full(max(nc, 1), -1, dtype=np.int64), np.zeros((nc + 1, max(m, 1)), dtype=np.int64),
+            np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64))
+
+
+@njit(cache=True, nogil=True)
+def push(cells, lo, hi, start, kind, n, moves, table, coords, tabs, cols, buf, counts):
+    """layers_kernel.push for pieces (kind: PIECES, as Space.arrays gives it)."""
+    m = moves.shape[0]
+    nc = coords.shape[1]
+    vals, rows, known, partial, labels, twists, tally = scratch(n, m, nc)
+    ranks = partial[nc]
     held = np.zeros(max(m, 1), dtype=np.uint8)
     room = buf.shape[0] - m
     marked, nb = 0, 0
+    last = -1
     idx = start
     while idx < hi:
         if (idx & 3) == 0 and idx + 4 <= hi and not HAS_CUR[cells[idx >> 2]]:
@@ -171,9 +262,10 @@ def push(cells, lo, hi, start, kind, n, moves, table, buf, counts):
             continue
         if nb > room:
             break
-        unrank(idx, n, table, labels, twists, known, tally)
+        top = locate(idx, last, coords, vals)
+        last = idx
+        refresh(top, n, coords, vals, moves, table, tabs, cols, rows, known, partial, labels, twists, tally)
         for j in range(m):  # every byte first: independent loads the CPU overlaps (cache misses)
-            ranks[j] = image(j, n, labels, twists, moves, table, tally)
             held[j] = cells[ranks[j] >> 2]
         for j in range(m):
             t = ranks[j]
@@ -192,12 +284,14 @@ def push(cells, lo, hi, start, kind, n, moves, table, buf, counts):
 
 
 @njit(cache=True, nogil=True)
-def emit(cells, lo, hi, start, value, kind, n, moves, table, buf, counts):
+def emit(cells, lo, hi, start, value, kind, n, moves, table, coords, tabs, cols, buf, counts):
     """layers_kernel.emit for pieces."""
-    labels, twists, known, tally = scratch(n)
     m = moves.shape[0]
+    nc = coords.shape[1]
+    vals, rows, known, partial, labels, twists, tally = scratch(n, m, nc)
     room = buf.shape[0] - m
     nb = 0
+    last = -1
     idx = start
     while idx < hi:
         if get(cells, idx - lo) != value:
@@ -205,9 +299,11 @@ def emit(cells, lo, hi, start, value, kind, n, moves, table, buf, counts):
             continue
         if nb > room:
             break
-        unrank(idx, n, table, labels, twists, known, tally)
+        top = locate(idx, last, coords, vals)
+        last = idx
+        refresh(top, n, coords, vals, moves, table, tabs, cols, rows, known, partial, labels, twists, tally)
         for j in range(m):
-            buf[nb] = image(j, n, labels, twists, moves, table, tally)
+            buf[nb] = partial[nc, j]
             nb += 1
         idx += 1
     counts[0] = nb
@@ -215,10 +311,13 @@ def emit(cells, lo, hi, start, value, kind, n, moves, table, buf, counts):
 
 
 @njit(cache=True, nogil=True)
-def pull(cells, lo, hi, kind, n, moves, table):
+def pull(cells, lo, hi, kind, n, moves, table, coords, tabs, cols):
     """layers_kernel.pull for pieces (moves: the inverse moves); how many were marked."""
-    labels, twists, known, tally = scratch(n)
+    m = moves.shape[0]
+    nc = coords.shape[1]
+    vals, rows, known, partial, labels, twists, tally = scratch(n, m, nc)
     marked = 0
+    last = -1
     idx = lo
     while idx < hi:
         if (idx & 3) == 0 and idx + 4 <= hi and not HAS_UNSEEN[cells[idx >> 2]]:
@@ -227,9 +326,11 @@ def pull(cells, lo, hi, kind, n, moves, table):
         if get(cells, idx) != UNSEEN:
             idx += 1
             continue
-        unrank(idx, n, table, labels, twists, known, tally)
-        for j in range(moves.shape[0]):  # one at a time: most states find a predecessor early
-            if get(cells, image(j, n, labels, twists, moves, table, tally)) == CUR:
+        top = locate(idx, last, coords, vals)
+        last = idx
+        refresh(top, n, coords, vals, moves, table, tabs, cols, rows, known, partial, labels, twists, tally)
+        for j in range(m):  # one at a time: most states find a predecessor early
+            if get(cells, partial[nc, j]) == CUR:
                 put(cells, idx, NEXT)
                 marked += 1
                 break
@@ -238,6 +339,30 @@ def pull(cells, lo, hi, kind, n, moves, table):
 
 
 @njit(cache=True)
+def images(idx, n, moves, table, coords, tabs, cols, out):
+    """out[j] = the index of state idx's image under move j (for drivers and tests)."""
+    m = moves.shape[0]
+    nc = coords.shape[1]
+    vals, rows, known, partial, labels, twists, tally = scratch(n, m, nc)
+    top = locate(idx, -1, coords, vals)
+    refresh(top, n, coords, vals, moves, table, tabs, cols, rows, known, partial, labels, twists, tally)
+    for j in range(m):
+        out[j] = partial[nc, j]
+
+
+@njit(cache=True)
 def state_of(idx, n, table, labels, twists):
     """The labels and twists of one index (for drivers and tests)."""
-    unrank(idx, n, table, labels, twists, np.full(n, -1, dtype=np.int64), np.zeros(n, dtype=np.int64))
+    counts = np.zeros(n, dtype=np.int64)
+    lo = 0
+    while lo < n:
+        held = table[TWN, lo]
+        sub = (idx // table[W, lo]) % (table[ARR, lo] * held)
+        arrangement = sub // held
+        if table[K, lo] > 1:
+            set_twists(sub - arrangement * held, lo, table, twists)
+        else:
+            for p in range(lo, table[HI, lo]):
+                twists[p] = 0
+        set_labels(arrangement, lo, table, labels, counts)
+        lo = table[HI, lo]

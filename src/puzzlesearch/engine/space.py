@@ -29,6 +29,8 @@ from math import factorial, prod
 
 import numpy as np
 
+from puzzlesearch.engine import pieces_tables as pt
+
 #: the kinds of space: the numbers layers_kernel's kernels dispatch on, repeated here so that
 #: building a space does not load numba (tests/engine check that the two agree)
 PERM, SIGNED, HANOI, FLIPS, PIECES = 0, 1, 2, 3, 4
@@ -74,8 +76,10 @@ class Space:
     inverse  the moves backwards (and inverse_reach): what a bottom-up pass applies
     start    the index the search starts from
     key      what identifies the space in checkpoints and the results store
-    table    PIECES: the ranks' weights and each set's description (pieces_kernel)
+    table    PIECES: each set's description (pieces_kernel)
     sets     a space pieces_space built: its PieceSets, for pieces_state and pieces_index
+    coords   PIECES: its coordinates, which of them move through tables (pieces_tables.plan)
+    table_bytes  PIECES: the bytes those tables take
     """
 
     name: str
@@ -94,6 +98,8 @@ class Space:
     unit: str = "states"
     table: tuple[tuple[int, ...], ...] = ()
     sets: tuple[PieceSet, ...] = ()
+    coords: tuple[tuple[int, ...], ...] = ()
+    table_bytes: int = 0
     size: int = field(init=False)
 
     def __post_init__(self) -> None:
@@ -101,11 +107,19 @@ class Space:
 
     def arrays(self, backwards: bool = False) -> tuple:
         """The kernel arguments after (cells, lo, hi[, start]): kind .. reach; PIECES: kind,
-        n, moves, table (pieces_kernel)."""
+        n, moves, table, coords, tabs, cols (pieces_kernel; the move tables are built here,
+        once per process)."""
         moves = self.inverse if backwards else self.moves
         if self.kind == PIECES:
+            cols = tuple(range(len(moves)))
+            source = moves
+            if backwards and (inverse := pt.inverse_columns(self.moves, self.inverse)) is not None:
+                cols, source = inverse, self.moves  # the forward tables, at each inverse's column
+            tabs = pt.tables(self.n, source, self.table, self.coords)
             return (self.kind, self.n, np.array(moves, dtype=np.int64).reshape(len(moves), 2 * self.n),
-                    np.array(self.table, dtype=np.int64))
+                    np.array(self.table, dtype=np.int64),
+                    np.array(self.coords, dtype=np.int64), tabs,
+                    np.array(cols, dtype=np.int64))
         radix = np.array(self.radix, dtype=np.int64)
         weights = np.array([prod(self.radix[i + 1:]) for i in range(self.n)], dtype=np.int64)
         reach = self.inverse_reach if backwards else self.reach
@@ -157,6 +171,12 @@ def one_parity(s: PieceSet, perms: Sequence[Sequence[int]]) -> bool:
     as `perms`: its pieces are all distinct (swapping two identical ones changes the parity,
     not the state) and every move is an even permutation of its positions."""
     return _distinct(s) and _even(s.size, perms)
+
+
+def multinomial(counts: Sequence[int]) -> int:
+    """The arrangements of a multiset (counts[v]: how many pieces of label v): n! over the
+    factorial of each count."""
+    return factorial(sum(counts)) // prod(factorial(c) for c in counts)
 
 
 def _lehmer(q: Sequence[int]) -> list[int]:
@@ -296,8 +316,14 @@ def pieces_space(name: str, sets: Sequence[PieceSet], moves: Sequence[Move], key
             inv[g] = i
         ks = [s.twists for s in sets for _ in range(s.size)]
         back.append(tuple(inv + [-twist[inv[p]] % ks[p] for p in range(n)]))
+    coordinates = []  # per set: its arrangement, then its twists held
+    for i, (s, size, off) in enumerate(zip(sets, sizes, offsets, strict=True)):
+        weight = prod(sizes[i + 1:])
+        coordinates += [(size // _twists_held(s), weight * _twists_held(s), off, pt.ARRANGEMENT),
+                        (_twists_held(s), weight, off, pt.TWIST)]
+    coords, nbytes = pt.plan(coordinates, len(forward), pt.inverse_columns(forward, back) is not None)
     space = Space(name, PIECES, n, tuple(sizes), 0, key, moves=tuple(forward), inverse=tuple(back), unit=unit,
-                  table=_table(sets, sizes, halved, n), sets=sets)
+                  table=_table(sets, sizes, halved, n), sets=sets, coords=coords, table_bytes=nbytes)
     return replace(space, start=pieces_index(space, [(s.labels, s.start_twists) for s in sets]))
 
 
@@ -441,7 +467,7 @@ def _distinct(s: PieceSet) -> bool:
 
 def _arrangements(s: PieceSet) -> int:
     """The arrangements of the set's pieces: m! over the factorial of each label's count."""
-    return factorial(s.size) // prod(factorial(s.labels.count(v)) for v in set(s.labels))
+    return multinomial([s.labels.count(v) for v in set(s.labels)])
 
 
 def _twists_held(s: PieceSet) -> int:
@@ -459,7 +485,7 @@ def _rank(q: Sequence[int], counts: Sequence[int]) -> int:
     there, each label v as many as the rest holds with one v taken (arrangements * c_v / r)."""
     counts = list(counts)
     left = len(q)
-    ways = factorial(left) // prod(factorial(c) for c in counts)
+    ways = multinomial(counts)
     rank = 0
     for x in q:
         rank += ways * sum(counts[:x]) // left
@@ -472,7 +498,7 @@ def _rank(q: Sequence[int], counts: Sequence[int]) -> int:
 def _unrank(rank: int, counts: Sequence[int]) -> list[int]:
     counts = list(counts)
     left = sum(counts)
-    ways = factorial(left) // prod(factorial(c) for c in counts)
+    ways = multinomial(counts)
     q = []
     for _ in range(left):
         v = 0
@@ -505,8 +531,8 @@ def _table(sets: tuple[PieceSet, ...], sizes: list[int], halved: list[bool], n: 
             digit = factorial(m - 1 - q) if distinct else 1
             if half:
                 digit = digit // 2 if q < m - 2 else 0
-            rows[AW][p] = digit * _twists_held(s) * weight
-            rows[TW][p] = k ** (held - 1 - q) * weight if q < held else 0
+            rows[AW][p] = digit
+            rows[TW][p] = k ** (held - 1 - q) if q < held else 0
             rows[DISTINCT][p], rows[TWN][p] = int(distinct), _twists_held(s)
             rows[ARR][p] = _arrangements(s) // (1 + half)
             rows[TSUM][p], rows[NLAB][p], rows[PAR][p] = int(s.twist_sum), len(values), par
@@ -517,5 +543,5 @@ def _table(sets: tuple[PieceSet, ...], sizes: list[int], halved: list[bool], n: 
 
 
 __all__ = ["FLIPS", "HANOI", "PERM", "PIECES", "SIGNED", "PieceSet", "Space", "deck_of", "hanoi_index",
-           "hanoi_space", "one_parity", "parity", "perm_space", "pieces_index", "pieces_space",
+           "hanoi_space", "multinomial", "one_parity", "parity", "perm_space", "pieces_index", "pieces_space",
            "pieces_state", "signed_space"]

@@ -51,7 +51,7 @@ from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.engine.paths import show as shown
 from puzzlesearch.engine.store import NotSaved, ResultsStore, canonical_json, saving
 from puzzlesearch.perm import bidir, formats, group, pictures, puzzlefile
-from puzzlesearch.perm.fullbfs import MAX_SHOW, Census, Table, census, check_show, table, walk
+from puzzlesearch.perm.fullbfs import MAX_SHOW, Census, Table, census, census_memory, check_show, table, walk
 from puzzlesearch.perm.layout import Layout, index_size, layout
 from puzzlesearch.perm.rules import Rules, State, parse_moves, parse_state, play, state_text
 
@@ -67,7 +67,8 @@ class Info:
     arrangements  every placement of the pieces on their sets' positions, in every twist
     constraints   why the states are fewer: each reason with its factor ("... (x 3)")
     counted_by    how `states` was counted
-    indexed       states a full search (`god`) indexes; memory: the bytes it needs
+    indexed       states a full search (`god`) indexes; memory: the bytes it needs (its
+                  bits and its move tables); tables: those of the move tables
     """
 
     puzzle: str
@@ -86,6 +87,7 @@ class Info:
     indexed: int
     memory: int
     seconds: float
+    tables: int = 0
 
 
 @dataclass(frozen=True)
@@ -223,7 +225,8 @@ class Puzzle:
         _read_store(rules, run)
         found = group.count(rules)
         _remember(rules, found, run)
-        size = index_size(layout(rules))
+        lay = layout(rules)
+        size = index_size(lay)
         pieces = tuple(f"{s.name}: {len(s.positions)} position{'s' if len(s.positions) > 1 else ''}"
                        + (f", {s.twists} twists" if s.twists > 1 else "")
                        + (f", {len(set(s.colours))} colour{'s' if len(set(s.colours)) > 1 else ''}"
@@ -232,7 +235,8 @@ class Puzzle:
         return Info(rules.name, rules.description, rules.source, pieces, self.moves, rules.metric,
                     self.solved, found.states, found.group_order, found.arrangements,
                     found.states == found.arrangements, constraints, found.counted_by, size,
-                    memory_needed_for(size), time.perf_counter() - t0)
+                    census_memory(rules, lay), time.perf_counter() - t0,
+                    census_memory(rules, lay) - memory_needed_for(size))
 
     def god(self, show: int = 10, *, run: RunOptions = RunOptions()) -> Census:  # noqa: B008 (frozen)
         """Every state by its distance from the solved puzzle: histogram, God's number (the

@@ -77,8 +77,9 @@ def info(file: str, as_json: bool, run: RunOptions) -> int:
         for reason in result.constraints:
             click.echo(f"           {reason}")
     click.echo(f"counted    {result.counted_by}")
+    tables = f" and {gib(result.tables)} of move tables" if result.tables else ""
     click.echo(f"god        a full search indexes {result.indexed:,} states, 2 bits each: "
-               f"{gib(result.memory)}")
+               f"{gib(result.memory - result.tables)}{tables}")
     if result.source:
         click.echo(f"source     {result.source}")
     return clikit.EXIT_OK

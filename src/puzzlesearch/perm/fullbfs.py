@@ -25,6 +25,7 @@ from puzzlesearch.engine.layers_common import (
     NOT_REACHED,
     check_checkpoint,
     depth,
+    memory_needed,
     memory_needed_for,
     stored_census_answers,
 )
@@ -75,13 +76,24 @@ def check_census(rules: Rules, lay: Layout, run: RunOptions) -> int:
     """Refuse (ValueError, one line with the memory it would need) a full search beyond the
     engine's index or the memory cap; else the states it indexes. From the sizes alone."""
     size = index_size(lay)
-    need = memory_needed_for(size, _keeps_depths(run))
+    need = census_memory(rules, lay, _keeps_depths(run))
     if size > MAX_STATES:
         raise ValueError(f"full BFS of {rules.name} indexes {size:,} states: it would need {gib(need)} "
                          f"(2 bits each), beyond the {MAX_STATES:,} states one search indexes")
     if run.scheduler is None:  # partitions on the cluster's workers, not here
-        require(need, run.memory, f"full BFS of {rules.name} ({size:,} states, 2 bits each)")
+        tables = " and move tables" if need > memory_needed_for(size, _keeps_depths(run)) else ""
+        require(need, run.memory, f"full BFS of {rules.name} ({size:,} states, 2 bits each{tables})")
     return size
+
+
+def census_memory(rules: Rules, lay: Layout, depths: bool = False) -> int:
+    """The bytes a census allocates: its bits (engine.layers_common.memory_needed_for) and,
+    for a space the engine indexes, the move tables of its coordinates
+    (engine.pieces_tables), planned without building them."""
+    size = index_size(lay)
+    if size > MAX_STATES:  # refused by its size: the bits say how far beyond
+        return memory_needed_for(size, depths)
+    return memory_needed(space(rules, lay), depths)
 
 
 def _keeps_depths(run: RunOptions) -> bool:
@@ -207,5 +219,5 @@ def walk(rules: Rules, lay: Layout, start: State, tab: Table) -> tuple[str, ...]
     return tuple(sequence)
 
 
-__all__ = ["MAX_SHOW", "STORE_PUZZLE", "Census", "census", "check_census", "check_show", "space", "state_of",
-           "Table", "table", "undone_by_moves", "walk"]
+__all__ = ["MAX_SHOW", "STORE_PUZZLE", "Census", "census", "census_memory", "check_census", "check_show",
+           "space", "state_of", "Table", "table", "undone_by_moves", "walk"]

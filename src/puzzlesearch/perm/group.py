@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import prod
 
+from puzzlesearch.engine.space import parity
 from puzzlesearch.perm.layout import Layout, dropped, layout, orbit_arrangements
 from puzzlesearch.perm.rules import Rules, State, arrangements
 
@@ -75,18 +76,6 @@ def invariants(lay: Layout) -> list[Invariant]:
     return found
 
 
-def _parity(perm: Sequence[int]) -> int:
-    seen, swaps = set(), 0
-    for i in range(len(perm)):
-        j, length = i, 0
-        while j not in seen:
-            seen.add(j)
-            j = perm[j]
-            length += 1
-        swaps += max(0, length - 1)
-    return swaps & 1
-
-
 def move_vector(lay: Layout, comps: list[Invariant], perm: Sequence[int], twist: Sequence[int]) -> list[int]:
     """What a move (or a state, as the element that makes it) adds to each invariant."""
     vec = []
@@ -96,7 +85,7 @@ def move_vector(lay: Layout, comps: list[Invariant], perm: Sequence[int], twist:
             vec.append(sum(twist[i] for i in orbit) % c.modulus)
         else:
             local = {g: j for j, g in enumerate(orbit)}
-            vec.append(_parity([local[perm[g]] for g in orbit]))
+            vec.append(parity([local[perm[g]] for g in orbit]))
     return vec
 
 

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from math import factorial, prod
+from math import prod
 
-from puzzlesearch.engine.space import PieceSet, one_parity
+from puzzlesearch.engine.space import PieceSet, multinomial, one_parity
 from puzzlesearch.perm.rules import Move, Rules, State, touched
 
 
@@ -93,8 +93,7 @@ def dropped(rules: Rules, lay: Layout) -> tuple[int, ...]:
 
 def orbit_arrangements(lay: Layout, o: int) -> int:
     """The ways to place an orbit's pieces on its positions (identical ones alike)."""
-    c = lay.counts[o]
-    return factorial(len(lay.orbits[o])) // prod(factorial(x) for x in c.values())
+    return multinomial(list(lay.counts[o].values()))
 
 
 def index_size(lay: Layout) -> int:

@@ -28,7 +28,8 @@ import re
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from math import factorial, prod
+
+from puzzlesearch.engine.space import multinomial
 
 State = tuple[tuple[int, ...], tuple[int, ...]]
 #: what may not appear in a position's or a colour's name: the cycle notation's own signs
@@ -332,7 +333,7 @@ def arrangements(s: Pieces) -> int:
     piece in any of its twists."""
     m = len(s.positions)
     counts = [s.colours.count(c) for c in _colour_names(s)] if s.colours else [1] * m
-    return factorial(m) // prod(factorial(c) for c in counts) * s.twists**m
+    return multinomial(counts) * s.twists**m
 
 
 __all__ = ["Move", "Pieces", "Rules", "State", "apply", "arrangements", "bfs_distance", "bfs_histogram",
