@@ -151,7 +151,7 @@ def test_no_tasks_no_results():
 
 def test_scheduler_without_dask_says_how_to_install(tasks, monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)  # as if not installed
-    with pytest.raises(ImportError, match=r"pip install -e \.\[cluster\]"):
+    with pytest.raises(ImportError, match=r"the \[cluster\] extra: pip install .distributed."):
         run_tasks(derangements, tasks, options=RunOptions(scheduler="tcp://127.0.0.1:8786"))
 
 
