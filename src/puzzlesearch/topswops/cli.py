@@ -10,14 +10,13 @@ import click
 
 from puzzlesearch import clikit
 from puzzlesearch.engine.options import RunOptions
+from puzzlesearch.engine.params import SEED_MAX
 
 from . import api
 
 WORKERS_HELP = "Worker processes for the forward search (default: all cores for n >= 13, else 1)."
 
 
-#: seeds are 63-bit (the kernels' generators take 64 bits; a negative or longer one is a typo)
-SEED_MAX = 2**63 - 1
 
 
 def _deck(cards: list[int], free: str = "_") -> str:
