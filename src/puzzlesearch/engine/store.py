@@ -29,7 +29,7 @@ from typing import Any
 
 import platformdirs
 
-from puzzlesearch.engine.paths import check_writable, show, target
+from puzzlesearch.engine.paths import check_writable, no_space, show, target
 
 #: how every SQLite file begins: the checkpoints and results stores of this module
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -313,6 +313,10 @@ class ResultsStore(_Database):
         return None if row is None else json.loads(row[0])
 
     def put(self, puzzle: str, key: str, value: Any, method: str, seconds: float | None = None) -> None:
+        with no_space(self.path):
+            self._put(puzzle, key, value, method, seconds)
+
+    def _put(self, puzzle: str, key: str, value: Any, method: str, seconds: float | None) -> None:
         db = self._connect()
         with db:
             for statement in _STORE_MARKER:  # a new store, or one made before the marker
@@ -445,14 +449,16 @@ class Checkpoint(_Database):
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
-        self._db.execute("begin immediate")
-        try:
-            yield
-        except BaseException:
-            # also on KeyboardInterrupt: the half-written task is dropped, never kept
-            self._db.execute("rollback")
-            raise
-        self._db.execute("commit")
+        with no_space(self.path):
+            self._db.execute("begin immediate")
+            try:
+                yield
+            except BaseException:
+                # also on KeyboardInterrupt: the half-written task is dropped, never kept
+                if self._db.in_transaction:
+                    self._db.execute("rollback")
+                raise
+            self._db.execute("commit")
 
     def done(self) -> dict[int, Any]:
         """The results of the finished tasks, by task index."""
