@@ -94,6 +94,8 @@ def check_store(path: str | os.PathLike | None = None) -> Path:
     exist (only the default one, the program's own, is created), it must be writable, and
     an existing file must be this program's results store (:func:`_check_ours`), read
     without changing a byte of it. Returns the store's path."""
+    if path is not None and os.fspath(path) == "":  # Path("") would be the current folder
+        raise ValueError("--store needs a file name, got an empty one")
     p, name = _store_and_name(path)
     if name == "the results store" and not p.parent.is_dir():
         try:
@@ -112,8 +114,8 @@ def check_apart(checkpoint: str | os.PathLike | None, store: str | os.PathLike |
     """Refuse (ValueError, one line) a checkpoint that is the results store in use (`store`:
     --store, else PUZZLESEARCH_STORE or the default one), also through links: each needs
     its own file, and the run would find out only when it saves its answer."""
-    if checkpoint is None:
-        return
+    if checkpoint is None or "" in (os.fspath(checkpoint), os.fspath(store or ".")):
+        return  # an empty name is refused as such (check_checkpoint, check_store)
     p, name = _store_and_name(store)
     same = target(checkpoint) == target(p)
     if not same and target(checkpoint).exists() and target(p).exists():
