@@ -207,6 +207,8 @@ def _reading(path: str | os.PathLike) -> Iterator[sqlite3.Connection]:
 #: how a checkpoint of the breadth-first search (engine.layers) begins; here, so that a
 #: message can name such a file; _LAYERS_HEADER: as much of it as the SQLite header
 LAYERS_MAGIC = b"puzzlesearch breadth-first layers\n"
+#: the commands that run the breadth-first search and write such checkpoints, as messages name them
+LAYERS_COMMANDS = "pancake god, shuffle god, hanoi verify, perm god"
 _LAYERS_HEADER = LAYERS_MAGIC[:16]
 
 
@@ -369,8 +371,8 @@ class Checkpoint(_Database):
         self._tasks_hash = tasks_hash(tasks)
         check_checkpoint(self.path)
         if _header(self.path, "--checkpoint") == _LAYERS_HEADER:
-            raise ValueError(f"checkpoint {show(self.path)} belongs to a breadth-first search (pancake god, "
-                             "shuffle god, hanoi verify), not to this command")
+            raise ValueError(f"checkpoint {show(self.path)} belongs to a breadth-first search "
+                             f"({LAYERS_COMMANDS}), not to this command")
         if target(self.path).exists() and target(self.path).stat().st_size > 0:
             # refused here, a file of another run is left exactly as it was (no -wal, -shm)
             with _reading(self.path) as db:
