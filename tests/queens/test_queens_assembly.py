@@ -290,7 +290,7 @@ def test_estimate_prints_time_and_memory():
     assert r.code == 0, r.err
     first, second, third = r.out.splitlines()
     assert first == "n=12  method=assembly  row sets=924 (20 timed, seed 0)"
-    assert second.startswith("expected: ") and second.endswith(" on 2 worker(s)")
+    assert second.startswith("expected: ") and second.endswith(" on 2 workers")
     assert third.startswith("memory: ")
     assert third.endswith("for 2 on one machine (they share the quarter table)")
     d = json.loads(run_cli("queens", "estimate", "-n", "13", "--samples", "50", "--json").out)

@@ -117,11 +117,21 @@ def pairs(value: object, what: str) -> list[tuple[int, int]]:
     return found
 
 
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """`word` for a count of 1, else `words` (default: `word` + "s"): "1 step", "2 steps"."""
+    return word if count == 1 else words or f"{word}s"
+
+
+def listed(names: list[str]) -> str:
+    """Names in words: "a", "a and b", "a, b and c"."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 def digits_text(digits: str) -> str:
     """A number as typed, for a one-line message: whole up to 20 digits, else its ends and
     its length, so a value is never shown cut short as if it were another number."""
     return digits if len(digits) <= 20 else f"{digits[:8]}...{digits[-4:]} ({len(digits)} digits)"
 
 
-__all__ = ["SEED_MAX", "choice", "digits_text", "file_name", "flag", "items", "number", "pairs",
-           "seed", "shown", "text", "text_or_none", "whole", "whole_or_none", "wholes"]
+__all__ = ["SEED_MAX", "choice", "digits_text", "file_name", "flag", "items", "listed", "number", "pairs",
+           "plural", "seed", "shown", "text", "text_or_none", "whole", "whole_or_none", "wholes"]

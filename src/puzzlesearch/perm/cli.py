@@ -13,6 +13,7 @@ import click
 from puzzlesearch import clikit
 from puzzlesearch.engine.memory import gib
 from puzzlesearch.engine.options import RunOptions
+from puzzlesearch.engine.params import plural
 from puzzlesearch.perm import api
 
 
@@ -62,7 +63,7 @@ def info(file: str, as_json: bool, run: RunOptions) -> int:
     if as_json:
         clikit.emit_json(result)
         return clikit.EXIT_OK
-    click.echo(f"{result.puzzle}: {result.states:,} states")
+    click.echo(f"{result.puzzle}: {result.states:,} {plural(result.states, 'state')}")
     if result.description:
         click.echo(f"  {result.description}")
     click.echo(f"pieces     {'; '.join(result.pieces)}")
@@ -114,7 +115,8 @@ def god(file: str, show: int, plot: str | None, verbose: bool, as_json: bool, ru
 
 def _print_census(result: api.Census, verbose: bool) -> None:
     share = "all" if result.states == result.indexed else "of"
-    click.echo(f"{result.puzzle}: {result.states:,} states reachable ({share} {result.indexed:,} indexed), "
+    click.echo(f"{result.puzzle}: {result.states:,} {plural(result.states, 'state')} reachable "
+               f"({share} {result.indexed:,} indexed), "
                f"God's number {result.diameter}")
     clikit.print_layers(result, "states", result.farthest, verbose)
 

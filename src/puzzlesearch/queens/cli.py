@@ -19,6 +19,7 @@ import numpy as np
 
 from puzzlesearch import clikit
 from puzzlesearch.engine.options import RunOptions
+from puzzlesearch.engine.params import plural
 from puzzlesearch.engine.progress import duration
 
 from . import api, construct, pictures
@@ -111,7 +112,7 @@ def estimate(n: int, method: str, for_workers: int | None, samples: int, seed: i
         return
     click.echo(f"n={e.n}  method={e.method}  row sets={e.row_sets:,} ({e.sampled} timed, seed {e.seed})")
     click.echo(f"expected: {duration(e.cpu_seconds)} of CPU, {duration(e.seconds)} on {e.workers} "
-               f"worker(s)")
+               f"{plural(e.workers, 'worker')}")
     click.echo(f"memory: {e.worker_bytes / 2**30:.2f} GiB for one worker, {e.memory_bytes / 2**30:.2f} GiB "
                f"for {e.workers} on one machine (they share the quarter table)")
 

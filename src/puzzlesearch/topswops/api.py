@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING
 from puzzlesearch.engine import figures
 from puzzlesearch.engine.failures import CheckFailed
 from puzzlesearch.engine.options import RunOptions, checked, cores
-from puzzlesearch.engine.params import choice, items, number, shown, whole, whole_or_none
+from puzzlesearch.engine.params import choice, items, listed, number, shown, whole, whole_or_none
 from puzzlesearch.engine.params import flag as check_flag
 from puzzlesearch.engine.params import seed as check_seed
 from puzzlesearch.engine.store import saving
@@ -131,13 +131,13 @@ def _check_bounds(n: int, run: RunOptions) -> None:
     m > BOUNDS_ON_THE_WAY missing from the results store."""
     missing = known.missing_f(range(BOUNDS_ON_THE_WAY + 1, n), run.store)
     if missing:
-        m = missing[-1]
-        raise ValueError(f"the forward search for n={n} needs f({missing[0]})"
-                         + (f"..f({m})" if m > missing[0] else "")
-                         + " in the results store, each a long run of its own; solve "
-                         + ("it" if m == missing[0] else "them")
-                         + f" first with `puzzlesearch topswops solve -n {missing[0]} --mode forward`"
-                         + (" and up" if m > missing[0] else "") + " (the same --store)")
+        first, last = missing[0], missing[-1]
+        names = (f"f({first}) to f({last})" if len(missing) > 2 and last - first == len(missing) - 1
+                 else listed([f"f({m})" for m in missing]))
+        raise ValueError(f"the forward search for n={n} needs {names} in the results store, each a long "
+                         f"run of its own; solve {'them' if len(missing) > 1 else 'it'} first with "
+                         f"`puzzlesearch topswops solve -n {first} --mode forward`"
+                         + (" and up" if len(missing) > 1 else "") + " (the same --store)")
 
 
 def solve(n: int = 10, mode: str = "both", *, run: RunOptions = RunOptions(),  # noqa: B008
