@@ -170,3 +170,14 @@ def test_bad_files_are_one_line_with_their_line(name, text, line, says, command,
     r = run_cli("perm", command, str(path), *extra)
     assert_bad_input(r)
     assert f"{path}:{line}: " in r.err and says in r.err, r.err
+
+
+@pytest.mark.parametrize("to", ["toml", "tws", "json"])
+def test_a_byte_order_mark_is_read_in_every_format(to, tmp_path):
+    """Some editors start a UTF-8 file with a byte-order mark: the file reads the same."""
+    cube = Puzzle.example("cube2-htm")
+    path = tmp_path / f"cube.{to}"
+    path.write_bytes(b"\xef\xbb\xbf" + cube.convert(to).encode())
+    assert Puzzle.from_file(path).info().states == 3674160
+    r = run_cli("perm", "info", str(path))
+    assert r.code == 0, r.err
