@@ -18,6 +18,7 @@ import click
 import numpy as np
 
 from puzzlesearch import clikit
+from puzzlesearch.engine.memory import gib
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.engine.params import plural
 from puzzlesearch.engine.progress import duration
@@ -113,7 +114,7 @@ def estimate(n: int, method: str, for_workers: int | None, samples: int, seed: i
     click.echo(f"n={e.n}  method={e.method}  row sets={e.row_sets:,} ({e.sampled} timed, seed {e.seed})")
     click.echo(f"expected: {duration(e.cpu_seconds)} of CPU, {duration(e.seconds)} on {e.workers} "
                f"{plural(e.workers, 'worker')}")
-    click.echo(f"memory: {e.worker_bytes / 2**30:.2f} GiB for one worker, {e.memory_bytes / 2**30:.2f} GiB "
+    click.echo(f"memory: {gib(e.worker_bytes)} for one worker, {gib(e.memory_bytes)} "
                f"for {e.workers} on one machine (they share the quarter table)")
 
 
