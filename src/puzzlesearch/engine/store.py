@@ -106,8 +106,25 @@ def check_store(path: str | os.PathLike | None = None) -> Path:
                 "set PUZZLESEARCH_STORE or give --store FILE"
             ) from None
     check_writable(p, name)
+    check_neighbours(p, name)
     _check_ours(p, name)
     return p
+
+
+def check_neighbours(path: str | os.PathLike, name: str) -> None:
+    """Refuse (ValueError, one line) an SQLite file's ``-wal`` or ``-shm`` neighbour that
+    exists while the file itself does not, or is empty. SQLite makes them beside a database
+    it has opened, so these were made by no run of ours; opening the database would replay
+    that foreign write-ahead log into it. (Beside a database with content they are what a
+    run killed mid-way leaves, and are ours to read.)"""
+    real = target(path)
+    if real.exists() and real.stat().st_size > 0:
+        return
+    for suffix in ("-wal", "-shm"):
+        if os.path.lexists(f"{real}{suffix}"):
+            other = f" or choose another {name}" if name.startswith("--") else ""
+            raise ValueError(f"{name} {show(path)}: {show(f'{real}{suffix}')} exists but no run with this "
+                             f"file made it; move it away{other}")
 
 
 def check_apart(checkpoint: str | os.PathLike | None, store: str | os.PathLike | None) -> None:
@@ -170,6 +187,7 @@ def check_checkpoint(path: str | os.PathLike) -> Path:
     is some other file (an empty file is what a run killed at its start leaves: accepted).
     Whether it belongs to this run is checked when the run opens it (:class:`Checkpoint`)."""
     check_writable(path, "--checkpoint")
+    check_neighbours(path, "--checkpoint")
     header = _header(Path(path), "--checkpoint")
     if header == _LAYERS_HEADER:  # a breadth-first search's own format, read by engine.layers
         return Path(path)
