@@ -43,3 +43,16 @@ def test_missing_bounds_are_named_in_words(tmp_path):
     assert "needs f(16) and f(17) in the results store" in r.err and ".." not in r.err
     r = run_cli("topswops", "solve", "-n", "20", "--mode", "forward", "--store", str(tmp_path / "s.sqlite"))
     assert "needs f(16) to f(19) in the results store" in r.err
+
+
+def test_long_numbers_are_shortened_in_lines():
+    import math
+
+    from puzzlesearch.engine.params import number_text, short_numbers
+
+    assert number_text(519024039293878272000) == "519,024,039,293,878,272,000"  # 21 digits: kept whole
+    big = math.factorial(512)
+    assert number_text(big) == f"{str(big)[:8]}...{str(big)[-4:]} (1167 digits)"
+    text = f"indexes {big:,} states, beyond 1,099,511,627,776; moves 1,2,3 and {big}"
+    short = number_text(big)
+    assert short_numbers(text) == f"indexes {short} states, beyond 1,099,511,627,776; moves 1,2,3 and {short}"

@@ -39,6 +39,7 @@ import click
 from puzzlesearch.engine.failures import CheckFailed, ClusterLost
 from puzzlesearch.engine.memory import from_gib, gib
 from puzzlesearch.engine.options import RunOptions
+from puzzlesearch.engine.params import short_numbers
 from puzzlesearch.engine.paths import show
 from puzzlesearch.engine.progress import bar_enabled
 from puzzlesearch.engine.store import NotSaved
@@ -56,13 +57,14 @@ class UsageFailure(click.UsageError):
 
 
 def fail(message: str) -> NoReturn:
-    """Stop with `message` as the single stderr line and exit status 2."""
-    raise UsageFailure(message)
+    """Stop with `message` as the single stderr line and exit status 2 (a number of more
+    than 20 digits shortened: engine.params.short_numbers)."""
+    raise UsageFailure(short_numbers(message))
 
 
 def warn(message: str) -> None:
     """One line on stderr, prefixed like every other line the program writes there."""
-    click.echo(f"puzzlesearch: {message}", err=True)
+    click.echo(f"puzzlesearch: {short_numbers(message)}", err=True)
 
 
 def emit_json(obj: Any) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numbers
 import operator
 import os
+import re
 from collections.abc import Iterable, Sequence
 
 #: characters of a wrong value a message shows (a message stays one short line)
@@ -127,11 +128,41 @@ def listed(names: list[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
+#: digits a number keeps in a line of output, with its commas (39 characters); a longer one
+#: is shown by its ends and its length
+LONG_DIGITS = 30
+
+
+def number_text(value: int) -> str:
+    """A whole number for people: with commas up to LONG_DIGITS digits, beyond that its ends
+    and its length ("34772897...0000 (1167 digits)"), so that a line stays a line."""
+    digits = str(abs(value))
+    text = f"{abs(value):,}" if len(digits) <= LONG_DIGITS else digits_text(digits)
+    return f"-{text}" if value < 0 else text
+
+
+#: a number in a text: digits with thousands separators, or a long run of digits
+_NUMBER = re.compile(rf"(?<![\w.,])(?:\d{{1,3}}(?:,\d{{3}})+|\d{{{LONG_DIGITS + 1},}})(?![\w.]|,\d)")
+
+
+def short_numbers(text: str) -> str:
+    """`text` with every number of more than LONG_DIGITS digits shortened as :func:`number_text`
+    shortens it (a message or a line of output stays one readable line)."""
+
+    def shorten(m: re.Match) -> str:
+        digits = m.group().replace(",", "")
+        return m.group() if len(digits) <= LONG_DIGITS else digits_text(digits)
+
+    return _NUMBER.sub(shorten, text)
+
+
 def digits_text(digits: str) -> str:
     """A number as typed, for a one-line message: whole up to 20 digits, else its ends and
     its length, so a value is never shown cut short as if it were another number."""
     return digits if len(digits) <= 20 else f"{digits[:8]}...{digits[-4:]} ({len(digits)} digits)"
 
 
-__all__ = ["SEED_MAX", "choice", "digits_text", "file_name", "flag", "items", "listed", "number", "pairs",
-           "plural", "seed", "shown", "text", "text_or_none", "whole", "whole_or_none", "wholes"]
+__all__ = ["LONG_DIGITS", "SEED_MAX", "choice", "digits_text", "file_name", "flag", "items", "listed",
+           "number", "number_text", "pairs", "plural", "seed", "short_numbers", "shown", "text",
+           "text_or_none",
+           "whole", "whole_or_none", "wholes"]
