@@ -259,7 +259,7 @@ def solve(n: int, fmt: str, out: str | None, as_json: bool) -> None:
         try:
             construct.save(solved.columns, out, fmt)
         except OSError as e:
-            clikit.warn(f"the board was not saved: cannot write {out} ({e.strerror or e})")
+            clikit.warn(f"the board was not saved: {clikit.not_written(e, out)}")
             sys.exit(clikit.EXIT_CHECK_FAILED)
     if as_json:
         clikit.emit_json({"n": n, "out": str(out), "verified": True, "seconds": solved.seconds})
