@@ -141,13 +141,14 @@ def number_text(value: int) -> str:
     return f"-{text}" if value < 0 else text
 
 
-#: a number in a text: digits with thousands separators, or a long run of digits
-_NUMBER = re.compile(rf"(?<![\w.,])(?:\d{{1,3}}(?:,\d{{3}})+|\d{{{LONG_DIGITS + 1},}})(?![\w.]|,\d)")
+#: a count in a text, written with thousands separators (a number as typed, without them, is
+#: the user's own and is quoted whole or by digits_text where it is refused)
+_NUMBER = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?![\w.]|,\d)")
 
 
 def short_numbers(text: str) -> str:
-    """`text` with every number of more than LONG_DIGITS digits shortened as :func:`number_text`
-    shortens it (a message or a line of output stays one readable line)."""
+    """`text` with every count of more than LONG_DIGITS digits (written with commas) shortened
+    as :func:`number_text` shortens it: a message or a line of output stays one readable line."""
 
     def shorten(m: re.Match) -> str:
         digits = m.group().replace(",", "")
