@@ -169,3 +169,11 @@ def test_a_refusal_stays_short_however_large_the_puzzle(tmp_path):
     r = run_cli("perm", "god", str(_symmetric(tmp_path, 512)))
     assert_bad_input(r)
     assert "(1167 digits) states" in r.err and len(r.err) < 220, r.err
+
+
+def test_the_api_refusal_is_as_short(tmp_path):
+    from puzzlesearch.perm import Puzzle
+
+    with pytest.raises(ValueError) as refused:
+        Puzzle.from_file(_symmetric(tmp_path, 512)).god()
+    assert "(1167 digits) states" in str(refused.value) and len(str(refused.value)) < 200
