@@ -22,7 +22,8 @@ def test_a_full_disk_is_one_line(args):
         r = subprocess.run([sys.executable, "-m", "puzzlesearch.cli", *args], stdout=full,
                            stderr=subprocess.PIPE, text=True, timeout=120)
     assert r.returncode == 1, r.stderr
-    assert r.stderr.splitlines() == ["puzzlesearch: error: cannot write the output (No space left on device)"]
+    assert r.stderr.splitlines() == ["puzzlesearch: error: no space left on /dev/full for the standard "
+                                     "output"]
 
 
 def test_a_closed_pipe_is_quiet():

@@ -386,10 +386,13 @@ def test_another_commands_checkpoint_is_named_as_such(tmp_path, monkeypatch):
     assert run_cli("queens", "count", "-n", "8", "--checkpoint", "tasks.ckpt").code == 0
     r = run_cli("queens", "count", "-n", "8", "--checkpoint", "bfs.ckpt")
     assert_bad_input(r)
-    assert "belongs to a breadth-first search" in r.err
+    assert "belongs to a breadth-first search (pancake god, shuffle god, hanoi verify, perm god)" in r.err
     r = run_cli("shuffle", "god", "-n", "3", "--checkpoint", "tasks.ckpt", "--store", "r.sqlite")
     assert_bad_input(r)
     assert "belongs to another command" in r.err
+    r = run_cli("perm", "god", "pyraminx", "--checkpoint", "tasks.ckpt", "--store", "r.sqlite")
+    assert_bad_input(r)
+    assert r.err.endswith("(pancake god, shuffle god, hanoi verify, perm god)\n"), r.err
     (tmp_path / "random.ckpt").write_bytes(os.urandom(200))
     for puzzle in (("pancake", "god", "-n", "5"), ("queens", "count", "-n", "8")):
         r = run_cli(*puzzle, "--checkpoint", "random.ckpt")

@@ -15,6 +15,7 @@ import sys
 import click
 
 from puzzlesearch import __version__, clikit
+from puzzlesearch.engine.paths import NoSpace, full
 from puzzlesearch.registry import PUZZLES
 
 
@@ -133,12 +134,19 @@ def _output_failed(e: OSError) -> None:
     (a closed pipe, a full disk). One line on stderr (none for a closed pipe: the reader
     left, as with `| head`), exit status 1, and stdout dropped so that Python's final
     flush does not fail again with a traceback."""
+    if full(e) and not isinstance(e, NoSpace):  # the standard output, on a full disk
+        try:
+            e = NoSpace(os.readlink("/proc/self/fd/1"), "the standard output")
+        except OSError:  # no /proc: the output has no name to give
+            pass
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
     except (OSError, ValueError):
         pass
-    if not isinstance(e, BrokenPipeError):
+    if isinstance(e, NoSpace):
+        click.echo(f"puzzlesearch: error: {e}", err=True)
+    elif not isinstance(e, BrokenPipeError):
         why = e.strerror or str(e)
         click.echo(f"puzzlesearch: error: cannot write the output ({why})", err=True)
     sys.exit(clikit.EXIT_CHECK_FAILED)

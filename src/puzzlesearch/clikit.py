@@ -39,7 +39,8 @@ import click
 from puzzlesearch.engine.failures import CheckFailed, ClusterLost
 from puzzlesearch.engine.memory import from_gib, gib
 from puzzlesearch.engine.options import RunOptions
-from puzzlesearch.engine.paths import show
+from puzzlesearch.engine.params import short_numbers
+from puzzlesearch.engine.paths import NoSpace, show
 from puzzlesearch.engine.progress import bar_enabled
 from puzzlesearch.engine.store import NotSaved
 
@@ -56,13 +57,14 @@ class UsageFailure(click.UsageError):
 
 
 def fail(message: str) -> NoReturn:
-    """Stop with `message` as the single stderr line and exit status 2."""
-    raise UsageFailure(message)
+    """Stop with `message` as the single stderr line and exit status 2 (a number of more
+    than 20 digits shortened: engine.params.short_numbers)."""
+    raise UsageFailure(short_numbers(message))
 
 
 def warn(message: str) -> None:
     """One line on stderr, prefixed like every other line the program writes there."""
-    click.echo(f"puzzlesearch: {message}", err=True)
+    click.echo(f"puzzlesearch: {short_numbers(message)}", err=True)
 
 
 def emit_json(obj: Any) -> None:
@@ -319,10 +321,18 @@ def save_plot(save: Callable[[], object], filename: str) -> int:
         save()
     except (OSError, ValueError) as e:
         sys.stdout.flush()
-        why = e.strerror if isinstance(e, OSError) and e.strerror else _one_line(e)
-        warn(f"the plot was not saved: cannot write {show(filename)} ({why})")
+        warn(f"the plot was not saved: {not_written(e, filename)}")
         return EXIT_CHECK_FAILED
     return EXIT_OK
+
+
+def not_written(e: BaseException, filename: str | os.PathLike) -> str:
+    """Why a file could not be written, in one line: "no space left on DEVICE for FILE"
+    on a full disk (engine.paths.NoSpace), else "cannot write FILE (why)"."""
+    if isinstance(e, NoSpace):
+        return str(e)
+    why = e.strerror if isinstance(e, OSError) and e.strerror else _one_line(e)
+    return f"cannot write {show(filename)} ({why})"
 
 
 def print_layers(result: Any, noun: str, farthest: Iterable[str], verbose: bool) -> None:
@@ -356,7 +366,7 @@ def _not_saved(message: str) -> NoReturn:
 
 __all__ = [
     "EXIT_CHECK_FAILED", "EXIT_CLUSTER_LOST", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "GiB", "Group",
-    "NotSaved", "UsageFailure", "Workers", "answer", "emit_json", "exit_interrupted", "fail", "group",
-    "json_option", "library_call", "plot_option", "print_layers", "progress_wanted", "quiet_option",
-    "run_options", "save_plot", "verbose_option", "warn",
+    "NoSpace", "NotSaved", "UsageFailure", "Workers", "answer", "emit_json", "exit_interrupted", "fail",
+    "group", "json_option", "library_call", "not_written", "plot_option", "print_layers", "progress_wanted",
+    "quiet_option", "run_options", "save_plot", "verbose_option", "warn",
 ]

@@ -148,3 +148,45 @@ def test_meter_draws_only_on_a_terminal(monkeypatch):
     with Meter("bfs", total=None, unit="layers", enabled=False) as m:
         m.update(5)
     assert quiet.getvalue() == ""
+
+
+def _visible_lines(text: str) -> list[str]:
+    import re
+
+    plain = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "\n", text)
+    return [line for line in re.split(r"[\r\n]", plain) if line.strip()]
+
+
+def test_fit_drops_the_least_useful_first():
+    from puzzlesearch.engine.progress import BAR_MAX, fit
+
+    parts = [("42/200 tasks", 0), ("17.5M decks/s", 4), ("best so far: 101 steps", 2),
+             ("about 0:00:42 left", 1)]
+    label = "topswops forward n=14"
+    lines = {w: "".join(t for t, _ in fit(label, 0.5, parts, w)) for w in (200, 100, 79, 60, 30)}
+    assert lines[200].count("━") == BAR_MAX and "17.5M decks/s" in lines[200]
+    assert "decks/s" not in lines[100] and "━" in lines[100] and "best so far" in lines[100]
+    assert lines[79] == "topswops forward n=14 42/200 tasks  best so far: 101 steps  about 0:00:42 left"
+    assert lines[60] == "topswops forward n=14 42/200 tasks  about 0:00:42 left"
+    assert all(len(line) <= w for w, line in lines.items())
+    assert "42/200 tasks" in lines[30] and len(lines[30]) <= 30
+
+
+@pytest.mark.parametrize("columns", [80, 60])
+def test_each_bar_is_one_line_at_the_terminal_s_width(monkeypatch, clock_at, columns):
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    monkeypatch.setenv("COLUMNS", str(columns))
+    clock_at(0.0)
+    display = Display("perm god 2x2x2 cube, half-turn metric (3,674,160 states)", "states",
+                      nodes=lambda r: r, best=lambda r: "deepest so far: layer 11 of 11")
+    with Progress(display, list(range(400)), [False] * 400) as bar:
+        for i in range(200):
+            clock_at(i / 10)
+            bar.advance(i, 10**6, "deepest so far: layer 11 of 11")
+    with Meter("perm god 2x2x2 cube, half-turn metric: layer 7 of about 11", 4 * 10**6, "states") as m:
+        clock_at(30.0)
+        m.update(10**6, "layer 3, top-down")
+    lines = _visible_lines(terminal.getvalue())
+    assert all(len(line) < columns for line in lines), lines
+    assert any("tasks" in line for line in lines) and any("/4.0M states" in line for line in lines), lines

@@ -173,3 +173,16 @@ def test_another_program_s_names_stay_on_one_short_line(tmp_path):
     result = run_cli("topswops", "solve", "-n", "8", "--store", path)
     assert_bad_input(result)
     assert len(result.err) < 300
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
+def test_an_empty_store_name_is_called_empty_not_a_folder(tmp_path, command, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = run_cli(*command, "--store", "")
+    assert_bad_input(r)
+    assert r.err == "puzzlesearch: error: --store needs a file name, got an empty one\n"
+    r = run_cli("pancake", "god", "-n", "4", "--store", "", "--checkpoint", "")
+    assert_bad_input(r)
+    assert r.err.endswith("needs a file name, got an empty one\n")
+    with pytest.raises(ValueError, match="^--store needs a file name, got an empty one$"):
+        RunOptions(store="").check_paths()

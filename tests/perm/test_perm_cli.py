@@ -141,3 +141,39 @@ def test_a_damaged_store_is_refused_before_the_work(command, demo, tmp_path):
     r = run_cli("perm", command[0], demo, *command[1:], "--store", str(store))
     assert_bad_input(r)
     assert "cannot be read as a results store" in r.err or "is not a puzzlesearch results store" in r.err
+
+
+def _symmetric(tmp_path, n: int):
+    """The symmetric group on n positions from an n-cycle and a swap: n! states."""
+    names = [f"p{i}" for i in range(n)]
+    path = tmp_path / f"sym{n}.toml"
+    path.write_text(f'name = "sym{n}"\nmetric = "given"\n[pieces.p]\npositions = {names}\n'.replace("'", '"')
+                    + f'[moves]\nC = "({" ".join(names)})"\nS = "(p0 p1)"\n')
+    return path
+
+
+def test_info_shortens_numbers_hundreds_of_digits_long(tmp_path):
+    import math
+
+    r = run_cli("perm", "info", str(_symmetric(tmp_path, 64)))
+    assert r.code == 0, r.err
+    digits = str(math.factorial(64))
+    short = f"{digits[:8]}...{digits[-4:]} (90 digits)"
+    assert r.out.splitlines()[0] == f"sym64: {short} states"
+    assert f"reachable  every one of the {short} arrangements of the pieces" in r.out
+    assert f"a full search indexes {short} states" in r.out
+    assert all(len(line) <= 120 for line in r.out.splitlines() if not line.startswith("solved"))
+
+
+def test_a_refusal_stays_short_however_large_the_puzzle(tmp_path):
+    r = run_cli("perm", "god", str(_symmetric(tmp_path, 512)))
+    assert_bad_input(r)
+    assert "(1167 digits) states" in r.err and len(r.err) < 220, r.err
+
+
+def test_the_api_refusal_is_as_short(tmp_path):
+    from puzzlesearch.perm import Puzzle
+
+    with pytest.raises(ValueError) as refused:
+        Puzzle.from_file(_symmetric(tmp_path, 512)).god()
+    assert "(1167 digits) states" in str(refused.value) and len(str(refused.value)) < 200

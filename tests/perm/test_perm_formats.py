@@ -198,3 +198,14 @@ def test_files_that_are_no_definition_are_one_line(name, content, says, tmp_path
     r = run_cli("perm", "info", str(path))
     assert_bad_input(r)
     assert f"{path}:" in r.err and says in r.err, r.err
+
+
+@pytest.mark.parametrize("to", ["toml", "tws", "json"])
+def test_a_byte_order_mark_is_read_in_every_format(to, tmp_path):
+    """Some editors start a UTF-8 file with a byte-order mark: the file reads the same."""
+    cube = Puzzle.example("cube2-htm")
+    path = tmp_path / f"cube.{to}"
+    path.write_bytes(b"\xef\xbb\xbf" + cube.convert(to).encode())
+    assert Puzzle.from_file(path).info().states == 3674160
+    r = run_cli("perm", "info", str(path))
+    assert r.code == 0, r.err

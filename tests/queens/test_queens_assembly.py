@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from conftest import assert_bad_input, load_data, run_cli
 from puzzlesearch import queens
+from puzzlesearch.engine.memory import gib
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.engine.store import tasks_hash
 from puzzlesearch.queens import api, assembly, rules, tasks
@@ -290,9 +291,12 @@ def test_estimate_prints_time_and_memory():
     assert r.code == 0, r.err
     first, second, third = r.out.splitlines()
     assert first == "n=12  method=assembly  row sets=924 (20 timed, seed 0)"
-    assert second.startswith("expected: ") and second.endswith(" on 2 worker(s)")
-    assert third.startswith("memory: ")
-    assert third.endswith("for 2 on one machine (they share the quarter table)")
+    assert second.startswith("expected: ") and second.endswith(" on 2 workers")
+    one, two = assembly.need_bytes(12, 1), assembly.need_bytes(12, 2)
+    assert one < 2**20  # a figure that "0.00 GiB" would hide
+    assert third == (f"memory: {gib(one)} for one worker, {gib(two)} for 2 on one machine "
+                     "(they share the quarter table)")
+    assert gib(one).endswith(" KiB") and gib(one)[0] != "0"
     d = json.loads(run_cli("queens", "estimate", "-n", "13", "--samples", "50", "--json").out)
     assert d["row_sets"] == sum(assembly.layout(13, c)["sets"] for c in assembly.cases(13))
     assert d["sampled"] >= 50 and d["cpu_seconds"] > 0

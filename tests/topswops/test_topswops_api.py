@@ -76,9 +76,9 @@ def test_a_scheduler_with_the_backward_search_is_refused(dask_cluster):
 
 
 def test_other_modes_are_refused_by_the_api():
-    with pytest.raises(ValueError, match="mode must be one of backward, forward, both, not 'sideways'"):
+    with pytest.raises(ValueError, match="mode must be one of backward, forward, both, got 'sideways'"):
         topswops.solve(8, "sideways")
-    with pytest.raises(ValueError, match="mode must be backward or forward, not 'both'"):
+    with pytest.raises(ValueError, match="mode must be one of backward, forward, got 'both'"):
         topswops.optimal(8, "both")
     with pytest.raises(ValueError, match="n must be a whole number, got 8.5"):
         topswops.solve(8.5)

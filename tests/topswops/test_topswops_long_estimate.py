@@ -206,7 +206,7 @@ def test_estimate_prints_nodes_error_speed_and_time(tmp_path):
     lines = r.out.splitlines()
     assert lines[0] == "n=9  target=30 (f(n) from the results store; the search starts at 23)"
     assert lines[1].startswith("nodes: ") and "5000 probes" in lines[1]
-    assert lines[2].startswith("speed: ") and lines[3].endswith("on 2 worker(s)")
+    assert lines[2].startswith("speed: ") and lines[3].endswith("on 2 workers")
 
 
 def test_estimate_names_every_missing_bound_and_the_one_run_that_gives_them(tmp_path):

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
+from puzzlesearch.engine.params import file_name, text
 from puzzlesearch.engine.paths import check_writable, replacing, show
 
 if TYPE_CHECKING:
@@ -52,6 +53,8 @@ def check_plot(filename: str, option: str = "--plot") -> None:
     """Before the work: the plot file can be written (engine.paths.check_writable),
     matplotlib is installed (else ImportError), and the name ends in an image format
     (else ValueError). Each message is one line naming `option`."""
+    option = text(option, "option")
+    filename = file_name(filename, option)
     check_writable(filename, option)
     try:
         formats = _formats()
@@ -86,6 +89,7 @@ def save(fig: Figure, filename: str, option: str = "--plot") -> None:
     """Write the figure to `filename` whole (engine.paths.replacing: a temporary file
     renamed over it), in the format its suffix names, then close the figure. OSError or
     ValueError when it cannot be written; the temporary file is removed then."""
+    filename = file_name(filename, option)
     try:
         import matplotlib
 

@@ -30,7 +30,7 @@ import numpy as np
 from puzzlesearch.engine.memory import gib, require
 from puzzlesearch.engine.paths import replacing, show
 from puzzlesearch.engine.space import PIECES, Space
-from puzzlesearch.engine.store import LAYERS_MAGIC, SQLITE_HEADER, canonical_json
+from puzzlesearch.engine.store import LAYERS_COMMANDS, LAYERS_MAGIC, SQLITE_HEADER, canonical_json
 
 BLOCK = 1 << 14  # states whose CUR count is kept, to deal a top-down pass out evenly
 BUFFER = 1 << 22  # buffered far images of a top-down round, all threads together (32 MiB)
@@ -131,7 +131,7 @@ def read_header(path: Path) -> tuple[bytes, int, int] | None:
                 return None
             if head.startswith(SQLITE_HEADER):  # the checkpoints of engine.store
                 raise ValueError(f"checkpoint {show(path)} belongs to another command, not to a "
-                                 "breadth-first search (pancake god, shuffle god, hanoi verify)")
+                                 f"breadth-first search ({LAYERS_COMMANDS})")
             if head != MAGIC:
                 raise ValueError(f"{show(path)} is not a puzzlesearch breadth-first-search checkpoint")
             line = f.readline(MAX_HEADER)

@@ -14,6 +14,7 @@ import os
 from dataclasses import dataclass, replace
 
 from puzzlesearch.engine.memory import check_budget
+from puzzlesearch.engine.params import file_name, flag, shown, text
 from puzzlesearch.engine.scheduler import check_scheduler
 from puzzlesearch.engine.store import check_apart, check_checkpoint, check_store
 
@@ -48,7 +49,13 @@ class RunOptions:
     def __post_init__(self) -> None:
         if self.workers is not None and (isinstance(self.workers, bool) or not isinstance(self.workers, int)
                                          or self.workers < 1):
-            raise ValueError(f"--workers must be a whole number of at least 1, got {self.workers}")
+            raise ValueError(f"--workers must be a whole number of at least 1, got {shown(self.workers)}")
+        for name, value in (("--checkpoint", self.checkpoint), ("--store", self.store)):
+            if value is not None:  # a path is kept as its name, as the engine uses it
+                object.__setattr__(self, name[2:], file_name(value, name))
+        flag(self.progress, "progress")
+        if self.scheduler is not None:
+            text(self.scheduler, "--scheduler")
         if self.memory is not None:
             check_budget(self.memory)
         if self.scheduler is not None:
@@ -61,6 +68,7 @@ class RunOptions:
         PUZZLESEARCH_STORE, else the default one (whose folder is created). An explicit
         ``self.store`` is checked even when ``store`` is False. The checkpoint and that store
         must be two files."""
+        store = flag(store, "store")
         if store or self.store is not None:
             check_apart(self.checkpoint, self.store)
         if self.checkpoint is not None:
@@ -79,6 +87,7 @@ class RunOptions:
         (well under a second, by the puzzle's own estimate) without a scheduler or
         checkpoint, this process alone (a pool costs more than it saves); else all cores.
         None means "the cluster decides" (with a scheduler)."""
+        quick = flag(quick, "quick")
         if self.workers is not None:
             return self.workers
         if self.scheduler is not None:
@@ -97,4 +106,11 @@ class RunOptions:
         return replace(self, **changes)
 
 
-__all__ = ["RunOptions", "check_scheduler", "cores"]
+def checked(run: object, what: str = "run") -> RunOptions:
+    """`run` if it is a RunOptions (TypeError naming `what` otherwise: None is not one)."""
+    if not isinstance(run, RunOptions):
+        raise TypeError(f"{what} must be a RunOptions, got {shown(run)}")
+    return run
+
+
+__all__ = ["RunOptions", "check_scheduler", "checked", "cores"]

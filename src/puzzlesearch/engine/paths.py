@@ -31,6 +31,7 @@ from __future__ import annotations
 import errno
 import os
 import secrets
+import sqlite3
 import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -104,8 +105,74 @@ def not_a_file(path: str | os.PathLike) -> str | None:
     return next((name for test, name in _KINDS if test(mode)), "not a regular file")
 
 
+def device(path: str | os.PathLike) -> str:
+    """The file system a path lies on, as a message names it: its device as the mount table
+    lists it and where it is mounted ("/dev/sda1 (mounted on /home)"), or the mount point."""
+    mount = Path(os.path.abspath(path))
+    while not os.path.ismount(mount) and mount != mount.parent:
+        mount = mount.parent
+    source = ""
+    try:
+        with open("/proc/self/mounts", encoding="utf-8", errors="replace") as f:
+            for line in f:  # the last mount on a point is the one in force
+                fields = line.split()
+                if len(fields) > 1 and fields[1].replace("\\040", " ") == str(mount):
+                    source = fields[0]
+    except OSError:  # no /proc (not Linux)
+        pass
+    return f"{source} (mounted on {mount})" if source and source != str(mount) else str(mount)
+
+
+class NoSpace(OSError):
+    """A write failed for want of space (ENOSPC, or SQLite's "database or disk is full"):
+    ``str(e)`` is the one line "no space left on DEVICE for FILE"."""
+
+    def __init__(self, path: str | os.PathLike, what: str | None = None):
+        """`what`: how the message names the file (default: its name); a device written to
+        directly (/dev/full) is named as the device itself."""
+        try:
+            direct = not_a_file(path) not in (None, "a folder")
+        except OSError:
+            direct = False
+        on = show(path) if direct else device(path)
+        super().__init__(errno.ENOSPC, f"no space left on {on} for {what or show(path)}", os.fspath(path))
+
+    def __str__(self) -> str:
+        return self.strerror
+
+
+def full(e: BaseException) -> bool:
+    """Whether an error is a full disk: ENOSPC (EDQUOT, a full quota, reads the same to a
+    user) or SQLite's SQLITE_FULL."""
+    if isinstance(e, OSError):
+        return e.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC))
+    code = getattr(e, "sqlite_errorcode", None)
+    return isinstance(e, sqlite3.OperationalError) and code == sqlite3.SQLITE_FULL
+
+
+@contextmanager
+def no_space(path: str | os.PathLike) -> Iterator[None]:
+    """Around writes to `path`: a full disk raises :class:`NoSpace` naming the file and its
+    device, instead of a bare "No space left on device" that names neither."""
+    try:
+        yield
+    except NoSpace:
+        raise
+    except (OSError, sqlite3.OperationalError) as e:
+        if full(e):
+            raise NoSpace(path) from e
+        raise
+
+
 @contextmanager
 def replacing(path: str | os.PathLike, what: str = "output") -> Iterator[Path]:
+    """:func:`_replacing`, a full disk reported as :class:`NoSpace`."""
+    with no_space(path), _replacing(path, what) as tmp:
+        yield tmp
+
+
+@contextmanager
+def _replacing(path: str | os.PathLike, what: str = "output") -> Iterator[Path]:
     """Write a whole file in one go: yields the path of a new, empty temporary file in the
     target's folder; when the block ends without an error its bytes are flushed to the disk
     and it is renamed over the target (the folder flushed too), else it is removed.
@@ -229,4 +296,5 @@ def show(path: str | os.PathLike) -> str:
     return text if len(text) <= 80 else text[:60] + "..." + text[-16:]
 
 
-__all__ = ["check_writable", "not_a_file", "replacing", "show", "target"]
+__all__ = ["NoSpace", "check_writable", "device", "full", "no_space", "not_a_file", "replacing", "show",
+           "target"]

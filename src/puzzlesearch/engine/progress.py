@@ -62,19 +62,69 @@ def bar_enabled(wanted: bool) -> bool:
     return wanted and sys.stderr.isatty()
 
 
-def _start_bar(label: str, total: float | None, done: float, columns: list, stats: Callable[[], str]):
-    """A started rich bar on stderr: the label, `columns`, then `stats()` redrawn on every
-    refresh (so the time left keeps ticking between updates). Returns (bar, task id)."""
+#: the bar's width, at most and at least (below that it is dropped)
+BAR_MAX, BAR_MIN = 24, 8
+
+
+def fit(label: str, fraction: float | None, parts: list[tuple[str, int]],
+        width: int) -> list[tuple[str, str]]:
+    """One line of at most `width` characters: the label, a bar of `fraction` done (None: no
+    bar), then `parts` (text, rank) in their order, two spaces apart, as (text, style)
+    segments. What does not fit goes, least useful first: the bar narrows to BAR_MIN, then
+    the parts of the highest rank go (the bar counting as rank 3), then the label is cut.
+    Rank 0 stays (what is done of what)."""
+    kept = [(text, rank) for text, rank in parts if text]
+    bar = BAR_MAX if fraction is not None else 0
+
+    def length() -> int:
+        gaps = 2 * len(kept) - 1 if kept else 0
+        return len(label) + (1 + bar if bar else 0) + gaps + sum(len(t) for t, _ in kept)
+
+    while length() > width:
+        over = length() - width
+        worst = max((rank for _, rank in kept), default=0)
+        if bar > BAR_MIN:
+            bar = max(BAR_MIN, bar - over)
+        elif bar and worst <= 3:
+            bar = 0
+        elif worst > 0:
+            drop = max(i for i, (_, rank) in enumerate(kept) if rank == worst)
+            kept.pop(drop)
+        else:
+            room = max(1, len(label) - over)
+            label = label[:room - 1] + "…" if room < len(label) else label
+            break
+    if fraction is not None:  # the room the parts dropped left goes to the bar
+        room = width - length() + bar - (0 if bar else 1)
+        bar = min(BAR_MAX, room) if room >= BAR_MIN else 0
+    segments = [(label, "progress.description")]
+    if bar:
+        filled = round(min(max(fraction, 0.0), 1.0) * bar)
+        done = "bar.finished" if filled == bar else "bar.complete"
+        segments += [(" ", ""), ("━" * filled, done), ("━" * (bar - filled), "bar.back")]
+    for i, (text, _) in enumerate(kept):
+        segments.append((" " if i == 0 else "  ", ""))
+        segments.append((text, "progress.remaining"))
+    return segments
+
+
+def _start_bar(label: str, total: float | None, done: float, parts: Callable[[], list[tuple[str, int]]]):
+    """A started rich bar on stderr: one line, made by :func:`fit` to the terminal's width
+    (redrawn on every refresh, so the time left keeps ticking between updates, and a
+    terminal made narrower gets a shorter line, never a wrapped one). Returns (bar, task id)."""
     from rich.console import Console
     from rich.progress import Progress as RichProgress
-    from rich.progress import ProgressColumn, TextColumn
+    from rich.progress import ProgressColumn
     from rich.text import Text
 
-    class _Stats(ProgressColumn):
-        def render(self, task: Any) -> Text:
-            return Text(stats(), style="progress.remaining")
+    console = Console(stderr=True)
 
-    bar = RichProgress(TextColumn("{task.description}"), *columns, _Stats(), console=Console(stderr=True))
+    class _Line(ProgressColumn):
+        def render(self, task: Any) -> Text:
+            fraction = task.completed / task.total if task.total else None
+            return Text.assemble(*fit(label, fraction, parts(), console.width - 1), no_wrap=True)
+
+    bar = RichProgress(_Line(), console=console)
     bar.start()
     return bar, bar.add_task(label, total=total, completed=done)
 
@@ -98,27 +148,28 @@ class Progress:
 
     def __enter__(self) -> Progress:
         if self.enabled:
-            from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
-
-            columns = [BarColumn(bar_width=24), MofNCompleteColumn(), TextColumn("tasks")]
-            label = self.display.label
-            self._bar, self._task = _start_bar(label, self.total, self.done, columns, self._stats)
+            count = lambda: [(f"{self.done}/{self.total} tasks", 0), *self._parts()]  # noqa: E731
+            self._bar, self._task = _start_bar(self.display.label, self.total, self.done, count)
         return self
 
-    def _stats(self) -> str:
+    def _parts(self) -> list[tuple[str, int]]:
+        """The bar's figures, each with its rank (fit: the highest rank goes first)."""
         elapsed = monotonic() - self._start
         parts = []
         if self._nodes and elapsed > 0:
-            parts.append(f"{si(self._nodes / elapsed)} {self.display.unit}/s")
+            parts.append((f"{si(self._nodes / elapsed)} {self.display.unit}/s", 4))
         if self._best:
-            parts.append(self._best)
+            parts.append((self._best, 2))
         if self.done == self.total:
-            parts.append(f"took {clock(elapsed)}")
+            parts.append((f"took {clock(elapsed)}", 1))
         elif self._computed > 0:
-            parts.append(f"about {clock(elapsed / self._computed * self._left)} left")
+            parts.append((f"about {clock(elapsed / self._computed * self._left)} left", 1))
         else:
-            parts.append("time left ?")
-        return "  ".join(parts)
+            parts.append(("time left ?", 1))
+        return parts
+
+    def _stats(self) -> str:
+        return "  ".join(text for text, _ in self._parts())
 
     def advance(self, i: int, nodes: int | None = None, best: str | None = None) -> None:
         self.done += 1
@@ -155,25 +206,26 @@ class Meter:
 
     def __enter__(self) -> Meter:
         if self.enabled:
-            from rich.progress import BarColumn, SpinnerColumn
-
-            columns = [BarColumn(bar_width=24) if self.total else SpinnerColumn()]
-            self._bar, self._task = _start_bar(self.label, self.total, 0, columns, self._stats)
+            self._bar, self._task = _start_bar(self.label, self.total, 0, self._parts)
         return self
 
-    def _stats(self) -> str:
+    def _parts(self) -> list[tuple[str, int]]:
+        """The meter's figures, each with its rank (fit: the highest rank goes first)."""
         elapsed = monotonic() - self._start
         done = f"{si(self.done)}" + (f"/{si(self.total)}" if self.total else "") + f" {self.unit}"
-        parts = [done]
+        parts = [(done, 0)]
         if elapsed > 0 and self.done:
-            parts.append(f"{si(self.done / elapsed)} {self.unit}/s")
+            parts.append((f"{si(self.done / elapsed)} {self.unit}/s", 4))
         if self._note:
-            parts.append(self._note)
+            parts.append((self._note, 2))
         if self.total and self.done >= self.total:
-            parts.append(f"took {clock(elapsed)}")
+            parts.append((f"took {clock(elapsed)}", 1))
         elif self.total and self.done:
-            parts.append(f"about {clock(elapsed / self.done * (self.total - self.done))} left")
-        return "  ".join(parts)
+            parts.append((f"about {clock(elapsed / self.done * (self.total - self.done))} left", 1))
+        return parts
+
+    def _stats(self) -> str:
+        return "  ".join(text for text, _ in self._parts())
 
     def update(self, done: float, note: str | None = None) -> None:
         self.done = done
@@ -187,4 +239,4 @@ class Meter:
             self._bar.stop()
 
 
-__all__ = ["Display", "Meter", "Progress", "bar_enabled", "clock", "duration", "si"]
+__all__ = ["Display", "Meter", "Progress", "bar_enabled", "clock", "duration", "fit", "si"]

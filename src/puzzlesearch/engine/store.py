@@ -29,7 +29,7 @@ from typing import Any
 
 import platformdirs
 
-from puzzlesearch.engine.paths import check_writable, show, target
+from puzzlesearch.engine.paths import check_writable, no_space, show, target
 
 #: how every SQLite file begins: the checkpoints and results stores of this module
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -94,6 +94,8 @@ def check_store(path: str | os.PathLike | None = None) -> Path:
     exist (only the default one, the program's own, is created), it must be writable, and
     an existing file must be this program's results store (:func:`_check_ours`), read
     without changing a byte of it. Returns the store's path."""
+    if path is not None and os.fspath(path) == "":  # Path("") would be the current folder
+        raise ValueError("--store needs a file name, got an empty one")
     p, name = _store_and_name(path)
     if name == "the results store" and not p.parent.is_dir():
         try:
@@ -104,16 +106,33 @@ def check_store(path: str | os.PathLike | None = None) -> Path:
                 "set PUZZLESEARCH_STORE or give --store FILE"
             ) from None
     check_writable(p, name)
+    check_neighbours(p, name)
     _check_ours(p, name)
     return p
+
+
+def check_neighbours(path: str | os.PathLike, name: str) -> None:
+    """Refuse (ValueError, one line) an SQLite file's ``-wal`` or ``-shm`` neighbour that
+    exists while the file itself does not, or is empty. SQLite makes them beside a database
+    it has opened, so these were made by no run of ours; opening the database would replay
+    that foreign write-ahead log into it. (Beside a database with content they are what a
+    run killed mid-way leaves, and are ours to read.)"""
+    real = target(path)
+    if real.exists() and real.stat().st_size > 0:
+        return
+    for suffix in ("-wal", "-shm"):
+        if os.path.lexists(f"{real}{suffix}"):
+            other = f" or choose another {name}" if name.startswith("--") else ""
+            raise ValueError(f"{name} {show(path)}: {show(f'{real}{suffix}')} exists but no run with this "
+                             f"file made it; move it away{other}")
 
 
 def check_apart(checkpoint: str | os.PathLike | None, store: str | os.PathLike | None) -> None:
     """Refuse (ValueError, one line) a checkpoint that is the results store in use (`store`:
     --store, else PUZZLESEARCH_STORE or the default one), also through links: each needs
     its own file, and the run would find out only when it saves its answer."""
-    if checkpoint is None:
-        return
+    if checkpoint is None or "" in (os.fspath(checkpoint), os.fspath(store or ".")):
+        return  # an empty name is refused as such (check_checkpoint, check_store)
     p, name = _store_and_name(store)
     same = target(checkpoint) == target(p)
     if not same and target(checkpoint).exists() and target(p).exists():
@@ -168,6 +187,7 @@ def check_checkpoint(path: str | os.PathLike) -> Path:
     is some other file (an empty file is what a run killed at its start leaves: accepted).
     Whether it belongs to this run is checked when the run opens it (:class:`Checkpoint`)."""
     check_writable(path, "--checkpoint")
+    check_neighbours(path, "--checkpoint")
     header = _header(Path(path), "--checkpoint")
     if header == _LAYERS_HEADER:  # a breadth-first search's own format, read by engine.layers
         return Path(path)
@@ -205,6 +225,8 @@ def _reading(path: str | os.PathLike) -> Iterator[sqlite3.Connection]:
 #: how a checkpoint of the breadth-first search (engine.layers) begins; here, so that a
 #: message can name such a file; _LAYERS_HEADER: as much of it as the SQLite header
 LAYERS_MAGIC = b"puzzlesearch breadth-first layers\n"
+#: the commands that run the breadth-first search and write such checkpoints, as messages name them
+LAYERS_COMMANDS = "pancake god, shuffle god, hanoi verify, perm god"
 _LAYERS_HEADER = LAYERS_MAGIC[:16]
 
 
@@ -313,6 +335,10 @@ class ResultsStore(_Database):
         return None if row is None else json.loads(row[0])
 
     def put(self, puzzle: str, key: str, value: Any, method: str, seconds: float | None = None) -> None:
+        with no_space(self.path):
+            self._put(puzzle, key, value, method, seconds)
+
+    def _put(self, puzzle: str, key: str, value: Any, method: str, seconds: float | None) -> None:
         db = self._connect()
         with db:
             for statement in _STORE_MARKER:  # a new store, or one made before the marker
@@ -363,8 +389,8 @@ class Checkpoint(_Database):
         self._tasks_hash = tasks_hash(tasks)
         check_checkpoint(self.path)
         if _header(self.path, "--checkpoint") == _LAYERS_HEADER:
-            raise ValueError(f"checkpoint {show(self.path)} belongs to a breadth-first search (pancake god, "
-                             "shuffle god, hanoi verify), not to this command")
+            raise ValueError(f"checkpoint {show(self.path)} belongs to a breadth-first search "
+                             f"({LAYERS_COMMANDS}), not to this command")
         if target(self.path).exists() and target(self.path).stat().st_size > 0:
             # refused here, a file of another run is left exactly as it was (no -wal, -shm)
             with _reading(self.path) as db:
@@ -445,14 +471,16 @@ class Checkpoint(_Database):
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
-        self._db.execute("begin immediate")
-        try:
-            yield
-        except BaseException:
-            # also on KeyboardInterrupt: the half-written task is dropped, never kept
-            self._db.execute("rollback")
-            raise
-        self._db.execute("commit")
+        with no_space(self.path):
+            self._db.execute("begin immediate")
+            try:
+                yield
+            except BaseException:
+                # also on KeyboardInterrupt: the half-written task is dropped, never kept
+                if self._db.in_transaction:
+                    self._db.execute("rollback")
+                raise
+            self._db.execute("commit")
 
     def done(self) -> dict[int, Any]:
         """The results of the finished tasks, by task index."""

@@ -41,8 +41,8 @@ from __future__ import annotations
 import numpy as np
 
 from puzzlesearch.engine import figures
-from puzzlesearch.engine.options import RunOptions
-from puzzlesearch.engine.params import whole
+from puzzlesearch.engine.options import RunOptions, checked
+from puzzlesearch.engine.params import flag, items, shown, whole
 
 from . import hex as hexadecimal
 from . import judges, pictures, popcount, position, subtraction, survey, takebreak
@@ -86,7 +86,7 @@ def cutting_table(n: int = CUTTING_MAX) -> np.ndarray:
 
 def digits_table(n_max: int = DIGITS_MAX, *, run: RunOptions = DEFAULT_RUN) -> np.ndarray:
     """G(n) of the Cow Digit Game for 0 <= n <= n_max; the first player wins iff G(n) > 0."""
-    n_max = whole(n_max, "digit game limit")
+    n_max, run = whole(n_max, "digit game limit"), checked(run)
     if not 0 <= n_max <= DIGITS_TABLE_MAX:
         raise ValueError(f"digit game limit {n_max} outside 0..10^9")
     return judges.digits_table(n_max, run)
@@ -132,7 +132,7 @@ def octal_values(code: str | OctalCode, count: int = 1000, *, run: RunOptions = 
     resumable.
     """
     game = code if isinstance(code, OctalCode) else parse_octal(code)
-    return takebreak.octal_values(game, check_count(count), run)
+    return takebreak.octal_values(game, check_count(count), checked(run))
 
 
 def hex_values(code: str | OctalCode, count: int = 1000, *, run: RunOptions = DEFAULT_RUN) -> TakeBreakValues:
@@ -143,7 +143,7 @@ def hex_values(code: str | OctalCode, count: int = 1000, *, run: RunOptions = DE
     engine; with one (leave three heaps), count <= HEX3_COUNT_MAX (``hex``: the plain mex).
     """
     game = code if isinstance(code, OctalCode) else parse_hex(code)
-    count = check_count(count)
+    count, run = check_count(count), checked(run)
     if hexadecimal.leaves_three(game) and count > HEX3_COUNT_MAX:
         raise ValueError(f"--count must be at most {HEX3_COUNT_MAX:,} for a game that leaves three heaps "
                          f"(its time grows as the square of the count), got {count:,}")
@@ -152,7 +152,7 @@ def hex_values(code: str | OctalCode, count: int = 1000, *, run: RunOptions = DE
 
 def grundys_values(count: int = 1000, *, run: RunOptions = DEFAULT_RUN) -> TakeBreakValues:
     """Values of heaps 0..count-1 of Grundy's game (split a heap into two unequal heaps)."""
-    return takebreak.grundys_values(check_count(count), run)
+    return takebreak.grundys_values(check_count(count), checked(run))
 
 
 # ---------------------------------------------------------------- subtraction games
@@ -166,7 +166,7 @@ def subtraction_values(moves: str | SubtractionSet, count: int = 1000, *, run: R
     `count` is 1..COUNT_MAX like the octal games'; 4 bytes a heap within `run.memory`.
     """
     game = moves if isinstance(moves, SubtractionSet) else parse_subtraction(moves)
-    return subtraction.subtraction_values(game, check_count(count), run)
+    return subtraction.subtraction_values(game, check_count(count), checked(run))
 
 
 def check_plot(filename: str) -> None:
@@ -193,7 +193,13 @@ def position_moves(game: str | position.Game, heaps: str | tuple[int, ...], *, a
     are read as ``grundy move`` reads them (position.parse_game, position.parse_heaps)."""
     if isinstance(game, str):
         game = parse_game(game)
-    heaps = parse_heaps(heaps if isinstance(heaps, str) else ",".join(str(h) for h in heaps))
+    elif not isinstance(game, (OctalCode, SubtractionSet)):
+        raise TypeError(f"game must be a game's text (0.77, hex:0.F, grundys, sub:1,3,4) or a parsed code, "
+                        f"got {shown(game)}")
+    if not isinstance(heaps, str):
+        heaps = ",".join(str(whole(h, "--heaps: a heap")) for h in items(heaps, "--heaps"))
+    heaps = parse_heaps(heaps)
+    all_moves, run = flag(all_moves, "all_moves"), checked(run)
     if isinstance(game, OctalCode) and hexadecimal.leaves_three(game) and max(heaps) >= HEX3_COUNT_MAX:
         raise ValueError(f"--heaps: a game that leaves three heaps takes heaps up to "
                          f"{HEX3_COUNT_MAX - 1:,}, got {max(heaps):,}")
@@ -208,7 +214,7 @@ def octal_survey(digits: int = 2, count: int = 1000, *, run: RunOptions = DEFAUL
     `count` heaps: its period and preperiod when proven, largest value and rare heaps
     (``survey``: rows from the results store ``run.store`` where it answers, the others
     computed as tasks through the engine and then kept there)."""
-    return survey.octal_survey(check_digits(digits), check_count(count), run)
+    return survey.octal_survey(check_digits(digits), check_count(count), checked(run))
 
 
 __all__ = [

@@ -386,7 +386,8 @@ def octal_survey(digits: int, count: int, as_json: bool, csv_path: str | None, s
         try:  # first: the file is what a long survey is run for
             _write_csv(csv_path, result)
         except OSError as e:  # checked writable before the work, but a disk can fill up
-            unwritten = f"--csv {csv_path} could not be written ({e.strerror or e})"
+            unwritten = (str(e) if isinstance(e, clikit.NoSpace)
+                         else f"--csv {csv_path} could not be written ({e.strerror or e})")
     if as_json:
         obj = result.to_json()
         if summary:

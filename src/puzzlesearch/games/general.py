@@ -26,6 +26,7 @@ from collections.abc import Callable, Hashable, Iterable
 from typing import Any, Literal
 
 from puzzlesearch.engine.failures import CheckFailed
+from puzzlesearch.engine.params import items, shown, text_or_none, whole
 
 Position = Hashable
 
@@ -42,7 +43,8 @@ class Sum(tuple):
 
 def mex(values: Iterable[int]) -> int:
     """The minimum excludant: the least non-negative integer not among `values`."""
-    seen = set(values)
+    seen = {whole(v, "values: an item") for v in
+            (values if isinstance(values, (set, frozenset)) else items(values, "values"))}
     m = 0
     while m in seen:
         m += 1
@@ -72,8 +74,10 @@ class ImpartialGame:
     """
 
     def __init__(self, options: Callable[[Any], Iterable[Any]], name: str | None = None) -> None:
+        if not callable(options):
+            raise TypeError(f"options must be a function of a position, got {shown(options)}")
         self.options = options
-        self.name = name or getattr(options, "__name__", "game")
+        self.name = text_or_none(name, "name") or getattr(options, "__name__", "game")
         self._memo: dict[Any, int] = {}
 
     def __repr__(self) -> str:

@@ -13,6 +13,7 @@ import numpy as np
 from puzzlesearch.engine import interrupt
 from puzzlesearch.engine.memory import require
 from puzzlesearch.engine.options import RunOptions
+from puzzlesearch.engine.params import text as check_text
 
 from .judges_kernel import cutting_kernel, digits_kernel
 from .limits import CUTTING_MAX, DIGITS_GAMES_MAX, DIGITS_MAX
@@ -59,6 +60,7 @@ def _judge_int(token: str, lineno: int, what: str, lo: int, hi: int) -> int:
 
 def read_sheets(text: str) -> tuple[tuple[int, int], ...]:
     """POJ 2311's input: lines 'W H', 2 <= W, H <= CUTTING_MAX; a bad line is a ValueError naming it."""
+    check_text(text, "the input text")
     sheets = []
     for lineno, line in _lines(text):
         tokens = line.split()
@@ -72,6 +74,7 @@ def read_sheets(text: str) -> tuple[tuple[int, int], ...]:
 
 def read_numbers(text: str) -> tuple[int, ...]:
     """USACO 2009's input: G, then G numbers 1..DIGITS_MAX; a bad line is a ValueError naming it."""
+    check_text(text, "the input text")
     lines = _lines(text)
     if not lines:
         raise ValueError("line 1: missing the number of games G")

@@ -34,6 +34,7 @@ from functools import cache
 from itertools import combinations_with_replacement
 
 from puzzlesearch.engine.params import digits_text
+from puzzlesearch.engine.params import text as check_text
 
 from .general import Sum
 from .limits import SUBTRACTION_MAX, SUBTRACTION_SIZE_MAX
@@ -144,6 +145,7 @@ def parse_hex(code: str) -> OctalCode:
 
 
 def _parse_code(code: str, kind: str, pattern: re.Pattern, allowed: str, heads: tuple[str, ...]) -> OctalCode:
+    code = check_text(code, f"the {kind} code")
     text = code.strip().replace("·", ".")
     m = pattern.fullmatch(text)
     if not m:
@@ -221,7 +223,7 @@ def parse_subtraction(text: str) -> SubtractionSet:
     """Parse '1,3,4' (also '{1,3,4}', spaces allowed) into a SubtractionSet; ValueError if
     invalid. Every element is a whole number 1..SUBTRACTION_MAX; a repeated one is refused
     (it is most likely a typo, and the set would mean the same without it)."""
-    body = text.strip()
+    body = check_text(text, "the subtraction set").strip()
     if body.startswith("{") and body.endswith("}"):
         body = body[1:-1]
     if not body.strip():

@@ -27,6 +27,7 @@ import numpy as np
 from puzzlesearch.engine import figures, interrupt
 from puzzlesearch.engine.memory import require
 from puzzlesearch.engine.options import RunOptions
+from puzzlesearch.engine.params import flag
 from puzzlesearch.engine.progress import Meter
 
 from .limits import SUBTRACTION_HEAP_BYTES
@@ -59,6 +60,7 @@ class SubtractionValues:
 
     def to_json(self, values: bool = True) -> dict:
         """The fields as JSON values (``values=False``: all but the values)."""
+        values = flag(values, "values")
         obj: dict = {"game": self.game, "moves": list(self.moves), "count": self.count}
         if values:
             obj["values"] = self.values.tolist()

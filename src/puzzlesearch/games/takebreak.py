@@ -26,6 +26,7 @@ from puzzlesearch.engine import figures, interrupt
 from puzzlesearch.engine.failures import CheckFailed
 from puzzlesearch.engine.memory import require
 from puzzlesearch.engine.options import RunOptions
+from puzzlesearch.engine.params import flag
 from puzzlesearch.engine.paths import check_writable, show, target
 from puzzlesearch.engine.progress import Meter
 from puzzlesearch.engine.store import Checkpoint
@@ -97,6 +98,7 @@ class TakeBreakValues:
     def to_json(self, values: bool = True) -> dict:
         """The fields as JSON values (``values=False``: all but the values, for a caller
         that writes them itself)."""
+        values = flag(values, "values")
         obj = {"game": self.game, "count": self.count}
         if values:
             obj["values"] = self.values.tolist()

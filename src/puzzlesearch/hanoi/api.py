@@ -46,8 +46,8 @@ import numpy as np
 
 from puzzlesearch.engine import figures, interrupt, layers
 from puzzlesearch.engine.memory import require
-from puzzlesearch.engine.options import RunOptions
-from puzzlesearch.engine.params import whole
+from puzzlesearch.engine.options import RunOptions, checked
+from puzzlesearch.engine.params import flag, text, whole
 from puzzlesearch.engine.space import hanoi_index, hanoi_space
 
 from . import bfs, framestewart, kernels, pictures, rules, threepeg
@@ -180,7 +180,7 @@ def moves(n: int, pegs: int = 3) -> Iterator[Move]:
 
 def moves_array(n: int, src: int = 0, dst: int = 2, *, run: RunOptions = DEFAULT_RUN) -> np.ndarray:
     """All 2^n - 1 three-peg moves as a (2^n - 1, 3) uint8 array of (disc, from, to)."""
-    n = check_n(n)
+    n, src, dst, run = check_n(n), whole(src, "src"), whole(dst, "dst"), checked(run)
     if n > 40 or not {src, dst} < {0, 1, 2} or src == dst:
         raise ValueError("moves_array needs 0 <= n <= 40 and two different pegs among 0, 1, 2")
     require(3 * ((1 << n) - 1), run.memory, f"the {(1 << n) - 1:,} moves of {n} discs")
@@ -204,6 +204,7 @@ def position_after(n: int, m: int, pegs: int = 3) -> str:
 
 def _parse_pair(start: str, goal: str, pegs: int) -> tuple[Position, Position, int]:
     pegs = check_pegs(pegs)
+    start, goal = text(start, "start (--from)"), text(goal, "goal (--to)")
     a, b = rules.parse_position(start, pegs), rules.parse_position(goal, pegs)
     if not a and not b:
         raise ValueError("the positions are empty: give the peg letter of every disc, largest first")
@@ -225,6 +226,7 @@ def path(start: str, goal: str, pegs: int = 3, *, run: RunOptions = DEFAULT_RUN
     """The distance and an optimal move sequence; the moves come lazily (a generator:
     ``list(moves)`` for a list), so a path of 2^1000 moves can be started."""
     a, b, pegs = _parse_pair(start, goal, pegs)
+    checked(run)
     n = len(a)
     if pegs == 3:
         found = Distance(n, pegs, format_position(a), format_position(b), threepeg.distance(a, b),
@@ -242,7 +244,11 @@ def plan(n: int | None = None, pegs: int = 3, start: str | None = None, goal: st
     moves between two positions (`start` defaults to the tower on A and `goal` to the
     tower on the last peg); the moves lazily. More than PRINT_LIMIT moves are refused
     unless `force`."""
-    pegs = check_pegs(pegs)
+    pegs, force, run = check_pegs(pegs), flag(force, "force"), checked(run)
+    if start is not None:
+        text(start, "start (--from)")
+    if goal is not None:
+        text(goal, "goal (--to)")
     if start is None and goal is None:
         if n is None:
             raise ValueError("give the number of discs with -n, or positions with --from/--to")
@@ -267,6 +273,7 @@ def solve(n: int, pegs: int = 3, *, run: RunOptions = DEFAULT_RUN) -> Solution:
     """The tower of n discs from peg A to the last peg, with every move (materialised:
     refused beyond the memory cap; `moves` yields them lazily)."""
     total = count(n, pegs)
+    checked(run)
     require(total * SEQUENCE_BYTES, run.memory, f"the list of {_how_many(total)} moves")
     sequence = [list(m) for m in moves(n, pegs)]
     start, goal = (format_position(rules.perfect(n, peg)) for peg in (0, pegs - 1))
@@ -300,7 +307,7 @@ def verify(n: int, pegs: int = 4, diameter: bool = False, *, run: RunOptions = D
     the tower on the last peg against Frame-Stewart, the explicit sequence replayed, the
     farthest positions, and (if asked) the diameter by a search from every position up
     to renaming the pegs. Sizes are checked before any search."""
-    n, pegs = check_n(n), check_pegs(pegs)
+    n, pegs, diameter, run = check_n(n), check_pegs(pegs), flag(diameter, "diameter"), checked(run)
     if not diameter:
         return _verify_layers(n, pegs, run)
     bfs.check_size(n, pegs)

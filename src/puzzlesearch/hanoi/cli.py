@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 import click
 
 from puzzlesearch import clikit
+from puzzlesearch.engine.params import plural
 
 from . import api
 from .api import Move
@@ -131,7 +132,7 @@ def solve(
                     yield text(move)
 
             _write_lines(lines())
-        click.echo(f"{made} moves")
+        click.echo(f"{made} {plural(made, 'move')}")
 
 
 @hanoi.command()
@@ -208,14 +209,18 @@ def verify(n: int, pegs: int, diameter: bool, as_json: bool, run: clikit.RunOpti
     else:
         last = api.peg_letter(pegs - 1)
         reached = "all reached" if v.reached == v.positions else f"{v.reached:,} reached"
-        click.echo(f"{pegs} pegs, {n} discs: {v.positions:,} positions, {reached} from the tower on A")
-        click.echo(f"tower A -> {last}: BFS {v.bfs_moves} moves, Frame-Stewart {v.frame_stewart}: "
+        click.echo(f"{pegs} pegs, {n} {plural(n, 'disc')}: {v.positions:,} positions, {reached} from the "
+                   "tower on A")
+        click.echo(f"tower A -> {last}: BFS {v.bfs_moves} {plural(v.bfs_moves, 'move')}, "
+                   f"Frame-Stewart {v.frame_stewart}: "
                    + ("agree" if v.agree else "DISAGREE"))
         replayed = f"legal, ends on {last}" if v.sequence_ok else "FAILED"
         click.echo(f"Frame-Stewart sequence replayed: {replayed}")
-        click.echo(f"farthest from the tower: {v.eccentricity} moves ({v.at_eccentricity:,} positions)")
+        click.echo(f"farthest from the tower: {v.eccentricity} {plural(v.eccentricity, 'move')} "
+                   f"({v.at_eccentricity:,} {plural(v.at_eccentricity, 'position')})")
         if v.diameter is not None:
-            click.echo(f"diameter: {v.diameter} moves (BFS from {v.diameter_sources:,} positions, "
+            click.echo(f"diameter: {v.diameter} {plural(v.diameter, 'move')} (BFS from "
+                       f"{v.diameter_sources:,} {plural(v.diameter_sources, 'position')}, "
                        "all others are these with pegs renamed)")
     if run.progress:
         click.echo(f"{v.seconds:.2f} s", err=True)

@@ -47,7 +47,9 @@ from puzzlesearch.engine import figures
 from puzzlesearch.engine.failures import CheckFailed
 from puzzlesearch.engine.figures import check_plot
 from puzzlesearch.engine.layers_common import memory_needed_for
-from puzzlesearch.engine.options import RunOptions
+from puzzlesearch.engine.options import RunOptions, checked
+from puzzlesearch.engine.params import file_name, text, text_or_none, whole
+from puzzlesearch.engine.params import shown as shown_value
 from puzzlesearch.engine.paths import show as shown
 from puzzlesearch.engine.store import NotSaved, ResultsStore, canonical_json, saving
 from puzzlesearch.perm import bidir, formats, group, pictures, puzzlefile
@@ -133,6 +135,7 @@ def examples() -> tuple[Example, ...]:
 
 def find(file: str | Path) -> Path:
     """The puzzle file a name means: the file itself, or the example of that name."""
+    file = file_name(file, "the puzzle file")
     if not str(file).strip():
         raise ValueError("the puzzle file's name is empty: give a file or an example's name (perm list)")
     path = Path(file)
@@ -158,6 +161,7 @@ class Puzzle:
                  metric: str | None = None, fixed: list[str] | None = None,
                  rotations: dict[str, str] | None = None, description: str | None = None,
                  source: str | None = None) -> None:
+        name, metric = text(name, "name"), text_or_none(metric, "metric")
         pieces = {k: v if isinstance(v, dict) else {"positions": v} for k, v in pieces.items()} \
             if isinstance(pieces, dict) else pieces
         self.rules = puzzlefile.from_tables(pieces, moves, name=name, metric=metric, fixed=fixed,
@@ -165,6 +169,8 @@ class Puzzle:
 
     @classmethod
     def from_rules(cls, rules: Rules) -> Puzzle:
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a Rules (see puzzlefile.load), got {shown_value(rules)}")
         puzzle = cls.__new__(cls)
         puzzle.rules = rules
         return puzzle
@@ -179,6 +185,7 @@ class Puzzle:
     @classmethod
     def example(cls, name: str) -> Puzzle:
         """An example shipped with the package (see `examples`), e.g. "cube2-htm"."""
+        name = text(name, "the example's name")
         found = {e.name: e for e in examples()}
         if name not in found:
             raise ValueError(f"no example is called {name!r}; the examples: {', '.join(found)}")
@@ -204,6 +211,7 @@ class Puzzle:
     def play(self, moves: str, state: str | None = None) -> str:
         """The state after the moves (a scramble such as "R U R' F2") from `state`
         (default: solved)."""
+        moves, state = text(moves, "moves (a scramble)"), text_or_none(state, "state")
         start = self.rules.solved if state is None else parse_state(self.rules, state)
         return state_text(self.rules, play(self.rules, start, parse_moves(self.rules, moves)))
 
@@ -211,6 +219,7 @@ class Puzzle:
         """The puzzle written in format `to` ("toml", "tws" for twsearch and ksolve, "json"
         for KPuzzle), read back and checked to be the same puzzle; ValueError (one line)
         when that format cannot hold it. With `out`, also written there, whole."""
+        check_convert(to, out)
         written = formats.text(self.rules, to)
         if out is not None:
             formats.save(written, out)
@@ -220,7 +229,7 @@ class Puzzle:
         """The exact number of states (Schreier–Sims), why not every arrangement, and the
         memory a full search would need. Nothing is searched. Whether the invariants
         describe the group is kept in the results store (run.store), for `solve`."""
-        rules = self.rules
+        rules, run = self.rules, checked(run)
         t0 = time.perf_counter()
         _read_store(rules, run)
         found = group.count(rules)
@@ -245,8 +254,8 @@ class Puzzle:
         run.workers threads (default: all cores), run.checkpoint written after every layer
         and resumed from, run.scheduler a Dask cluster; the answer is kept in the results
         store (run.store)."""
-        check_show(show)
-        return census(self.rules, show, run=run)
+        check_show(whole(show, "--show"))
+        return census(self.rules, show, run=checked(run))
 
     def solve(self, state: str | None = None, *, scramble: str | None = None,
               run: RunOptions = RunOptions()) -> Solution:  # noqa: B008 (frozen)
@@ -262,7 +271,8 @@ class Puzzle:
         table: the bidirectional search runs, and `note` says so. That search's memory is
         capped by run.memory. Either way the moves are replayed by the plain rules
         (CheckFailed if they do not solve it)."""
-        rules = self.rules
+        rules, run = self.rules, checked(run)
+        state, scramble = text_or_none(state, "state"), text_or_none(scramble, "scramble")
         t0 = time.perf_counter()
         if (state is None) == (scramble is None):
             raise ValueError("give the state to solve, or a scramble that makes it (not both)")
@@ -371,16 +381,18 @@ FORMATS = formats.FORMATS
 def check_convert(to: str, out: str | Path | None = None) -> None:
     """ValueError (one line) for a format :meth:`Puzzle.convert` does not write, or an
     `out` file that cannot be written: checked before the puzzle is read."""
-    formats.check_format(to)
+    formats.check_format(text(to, "--to"))
     if out is not None:
-        formats.check_out(out)
+        formats.check_out(file_name(out, "--out"))
 
 
 def plot(result: Census, filename: str) -> None:
     """The distance histogram of a census as an image (pictures.histogram_figure, log
     scale), in the format the file's suffix names; OSError or ValueError when it cannot be
     saved. Check the file first with :func:`check_plot` (engine.figures)."""
-    figures.save(pictures.histogram_figure(result), filename)
+    if not isinstance(result, Census):
+        raise TypeError(f"result must be a Census, got {shown_value(result)}")
+    figures.save(pictures.histogram_figure(result), file_name(filename, "filename"))
 
 
 __all__ = ["FORMATS", "MAX_SHOW", "Census", "Example", "Info", "Puzzle", "RunOptions", "Solution",

@@ -13,6 +13,7 @@ import click
 from puzzlesearch import clikit
 from puzzlesearch.engine.memory import gib
 from puzzlesearch.engine.options import RunOptions
+from puzzlesearch.engine.params import number_text, plural, short_numbers
 from puzzlesearch.perm import api
 
 
@@ -62,23 +63,25 @@ def info(file: str, as_json: bool, run: RunOptions) -> int:
     if as_json:
         clikit.emit_json(result)
         return clikit.EXIT_OK
-    click.echo(f"{result.puzzle}: {result.states:,} states")
+    click.echo(f"{result.puzzle}: {number_text(result.states)} {plural(result.states, 'state')}")
     if result.description:
         click.echo(f"  {result.description}")
     click.echo(f"pieces     {'; '.join(result.pieces)}")
     click.echo(f"moves      {' '.join(result.moves)} ({len(result.moves)}; metric \"{result.metric}\")")
     click.echo(f"solved     {result.solved}")
     if result.every_arrangement:
-        click.echo(f"reachable  every one of the {result.arrangements:,} arrangements of the pieces")
+        click.echo(f"reachable  every one of the {number_text(result.arrangements)} arrangements of the "
+                   "pieces")
     else:
-        ratio = result.arrangements / result.states
-        share = f"1 in {ratio:,.0f}" if ratio == int(ratio) else f"{result.states / result.arrangements:.3g}"
-        click.echo(f"reachable  {result.states:,} of the {result.arrangements:,} arrangements ({share}):")
+        whole, rest = divmod(result.arrangements, result.states)  # exact, however many digits
+        share = f"1 in {number_text(whole)}" if not rest else f"{result.states / result.arrangements:.3g}"
+        click.echo(f"reachable  {number_text(result.states)} of the {number_text(result.arrangements)} "
+                   f"arrangements ({share}):")
         for reason in result.constraints:
-            click.echo(f"           {reason}")
-    click.echo(f"counted    {result.counted_by}")
+            click.echo(f"           {short_numbers(reason)}")
+    click.echo(f"counted    {short_numbers(result.counted_by)}")
     tables = f" and {gib(result.tables)} of move tables" if result.tables else ""
-    click.echo(f"god        a full search indexes {result.indexed:,} states, 2 bits each: "
+    click.echo(f"god        a full search indexes {number_text(result.indexed)} states, 2 bits each: "
                f"{gib(result.memory - result.tables)}{tables}")
     if result.source:
         click.echo(f"source     {result.source}")
@@ -115,7 +118,8 @@ def god(file: str, show: int, plot: str | None, verbose: bool, as_json: bool, ru
 
 def _print_census(result: api.Census, verbose: bool) -> None:
     share = "all" if result.states == result.indexed else "of"
-    click.echo(f"{result.puzzle}: {result.states:,} states reachable ({share} {result.indexed:,} indexed), "
+    click.echo(f"{result.puzzle}: {result.states:,} {plural(result.states, 'state')} reachable "
+               f"({share} {result.indexed:,} indexed), "
                f"God's number {result.diameter}")
     clikit.print_layers(result, "states", result.farthest, verbose)
 

@@ -31,6 +31,7 @@ from puzzlesearch.engine.layers_common import (
 )
 from puzzlesearch.engine.memory import gib, require
 from puzzlesearch.engine.options import RunOptions
+from puzzlesearch.engine.params import number_text
 from puzzlesearch.engine.paths import show as shown
 from puzzlesearch.engine.space import PieceSet, Space, pieces_index, pieces_space, pieces_state
 from puzzlesearch.engine.store import ResultsStore, canonical_json, saving
@@ -78,11 +79,12 @@ def check_census(rules: Rules, lay: Layout, run: RunOptions) -> int:
     size = index_size(lay)
     need = census_memory(rules, lay, _keeps_depths(run))
     if size > MAX_STATES:
-        raise ValueError(f"full BFS of {rules.name} indexes {size:,} states: it would need {gib(need)} "
-                         f"(2 bits each), beyond the {MAX_STATES:,} states one search indexes")
+        raise ValueError(f"full BFS of {rules.name} indexes {number_text(size)} states: it would need "
+                         f"{gib(need)} (2 bits each), beyond the {MAX_STATES:,} states one search indexes")
     if run.scheduler is None:  # partitions on the cluster's workers, not here
         tables = " and move tables" if need > memory_needed_for(size, _keeps_depths(run)) else ""
-        require(need, run.memory, f"full BFS of {rules.name} ({size:,} states, 2 bits each{tables})")
+        require(need, run.memory,
+                f"full BFS of {rules.name} ({number_text(size)} states, 2 bits each{tables})")
     return size
 
 

@@ -88,9 +88,10 @@ def load(filename: str | Path, shown: str | None = None) -> Rules:
 
 
 def read_text(path: Path, shown: str) -> str:
-    """A puzzle file's text; ValueError in one line when it cannot be read as UTF-8 text."""
+    """A puzzle file's text; ValueError in one line when it cannot be read as UTF-8 text. A
+    byte-order mark, which some editors put at the start of a UTF-8 file, is dropped."""
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise ValueError(f"{shown}: no such file") from None
     except IsADirectoryError:

@@ -62,8 +62,9 @@ import numpy as np
 
 from puzzlesearch.engine import figures, interrupt, memory
 from puzzlesearch.engine.failures import CheckFailed
-from puzzlesearch.engine.options import RunOptions, cores
-from puzzlesearch.engine.params import whole
+from puzzlesearch.engine.options import RunOptions, checked, cores
+from puzzlesearch.engine.params import choice, flag, pairs, shown, whole
+from puzzlesearch.engine.params import seed as check_seed
 from puzzlesearch.engine.progress import Display, bar_enabled
 from puzzlesearch.engine.run import run_tasks
 
@@ -126,17 +127,37 @@ def check_n(n: int) -> int:
 
 
 def givens(n: int, fixed: Givens | Mapping[int, int] | str | None) -> Givens:
-    """Check n and the given queens: {row: column} (0-based) or '1:3,4:7' (1-based row:column).
+    """Check n and the given queens: {row: column} (0-based), a sequence of (row, column)
+    pairs (0-based) or '1:3,4:7' (1-based row:column).
 
-    Raises ValueError when malformed or off the board. Two queens in one row are allowed
-    (they attack each other: see the note).
+    Raises ValueError when malformed or off the board, TypeError for another kind of
+    value. Two queens in one row are allowed (they attack each other: see the note).
     """
-    check_n(n)
+    n = check_n(n)
     if isinstance(fixed, Givens):
         return fixed
-    pairs = _parse_fixed(fixed, n) if isinstance(fixed, str) else _mapping_squares(fixed, n)
-    text = ",".join(f"{r + 1}:{c + 1}" for r, c in sorted(pairs))
-    return Givens(tuple(pairs), text, _conflict(pairs))
+    if isinstance(fixed, str):
+        squares = _parse_fixed(fixed, n)
+    elif fixed is None or isinstance(fixed, Mapping):
+        squares = _mapping_squares(fixed, n)
+    else:
+        squares = _pair_squares(fixed, n)
+    text = ",".join(f"{r + 1}:{c + 1}" for r, c in sorted(squares))
+    return Givens(tuple(squares), text, _conflict(squares))
+
+
+def _pair_squares(fixed: object, n: int) -> list[tuple[int, int]]:
+    try:
+        given = pairs(fixed, "--fixed")
+    except TypeError:
+        raise TypeError("--fixed must be {row: column}, (row, column) pairs or text like '1:3,4:7', "
+                        f"got {shown(fixed)}") from None
+    for r, c in given:
+        if not (0 <= r < n and 0 <= c < n):
+            raise ValueError(f"given queen ({r}, {c}) is off the {n}x{n} board")
+    if len(set(given)) < len(given):
+        raise ValueError("--fixed gives a square twice")
+    return given
 
 
 def _parse_fixed(text: str, n: int) -> list[tuple[int, int]]:
@@ -219,9 +240,11 @@ def count(
     (assembly.unique). Completions of given queens have their own search.
     """
     t0 = time.perf_counter()
-    if method is not None and method not in METHODS:
-        raise ValueError(f"--method must be one of {', '.join(METHODS)}, got {method!r}")
+    if method is not None:
+        choice(method, METHODS, "--method")
+    checked(run)
     given = givens(n, fixed)
+    n = check_n(n)
     if method is not None and given.squares:
         raise ValueError("--method chooses how all solutions are counted; completions of --fixed queens "
                          "have their own search")
@@ -363,13 +386,15 @@ def estimate(
     from . import assembly
 
     if method != "assembly":
-        raise ValueError(f"--method must be assembly (the one method with an estimate), got {method!r}")
+        raise ValueError(f"--method must be assembly (the one method with an estimate), got {shown(method)}")
+    checked(run)
     n = check_n(n)
+    seed = check_seed(seed)
     if not assembly.MIN_N <= n <= MAX_COUNT_N:
         raise ValueError(f"-n must be between {assembly.MIN_N} and {MAX_COUNT_N} for the assembly method, "
                          f"got {n}")
     if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= 10**6:
-        raise ValueError(f"--samples must be between 1 and 1000000, got {samples!r}")
+        raise ValueError(f"--samples must be between 1 and 1000000, got {shown(samples)}")
     workers = run.workers or cores()
     memory.require(assembly.need_bytes(n, 1), run.memory,
                    f"the estimate of n={n} (it builds the quarter table)")
@@ -394,7 +419,7 @@ def _run(func: Callable, todo: list[dict], quick: bool, *, shared: object = None
 def check_limit(limit: int) -> None:
     """Raise ValueError unless 0 <= limit <= sys.maxsize (how many boards a listing shows)."""
     if not isinstance(limit, numbers.Integral) or isinstance(limit, bool) or limit < 0:
-        raise ValueError(f"--limit must be at least 0 (0 shows all), got {limit}")
+        raise ValueError(f"--limit must be at least 0 (0 shows all), got {shown(limit)}")
     if limit > sys.maxsize:  # islice's largest; a listing that long would never end anyway
         raise ValueError(f"--limit must be at most {sys.maxsize} (0 shows all), got {limit}")
 
@@ -410,6 +435,7 @@ def solutions(
     boards are taken (Ctrl-C stops it at once, see engine.interrupt).
     """
     given = givens(n, fixed)
+    n, unique = check_n(n), flag(unique, "unique")
     check_limit(limit)
     if given.note:
         return iter(())

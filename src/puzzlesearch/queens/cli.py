@@ -18,7 +18,9 @@ import click
 import numpy as np
 
 from puzzlesearch import clikit
+from puzzlesearch.engine.memory import gib
 from puzzlesearch.engine.options import RunOptions
+from puzzlesearch.engine.params import plural
 from puzzlesearch.engine.progress import duration
 
 from . import api, construct, pictures
@@ -111,8 +113,8 @@ def estimate(n: int, method: str, for_workers: int | None, samples: int, seed: i
         return
     click.echo(f"n={e.n}  method={e.method}  row sets={e.row_sets:,} ({e.sampled} timed, seed {e.seed})")
     click.echo(f"expected: {duration(e.cpu_seconds)} of CPU, {duration(e.seconds)} on {e.workers} "
-               f"worker(s)")
-    click.echo(f"memory: {e.worker_bytes / 2**30:.2f} GiB for one worker, {e.memory_bytes / 2**30:.2f} GiB "
+               f"{plural(e.workers, 'worker')}")
+    click.echo(f"memory: {gib(e.worker_bytes)} for one worker, {gib(e.memory_bytes)} "
                f"for {e.workers} on one machine (they share the quarter table)")
 
 
@@ -257,7 +259,7 @@ def solve(n: int, fmt: str, out: str | None, as_json: bool) -> None:
         try:
             construct.save(solved.columns, out, fmt)
         except OSError as e:
-            clikit.warn(f"the board was not saved: cannot write {out} ({e.strerror or e})")
+            clikit.warn(f"the board was not saved: {clikit.not_written(e, out)}")
             sys.exit(clikit.EXIT_CHECK_FAILED)
     if as_json:
         clikit.emit_json({"n": n, "out": str(out), "verified": True, "seconds": solved.seconds})

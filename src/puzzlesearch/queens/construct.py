@@ -51,7 +51,7 @@ import numpy as np
 
 from puzzlesearch.engine import figures
 from puzzlesearch.engine.failures import CheckFailed
-from puzzlesearch.engine.params import whole
+from puzzlesearch.engine.params import items, whole
 from puzzlesearch.engine.paths import check_writable, replacing
 
 #: the largest board `solve` builds. At n = 10^7 a whole run (interpreter and numpy
@@ -181,6 +181,10 @@ def verify(cols: object, n: int | None = None) -> str:
     other diagonal (row - column), in that order; among clashes of one kind, the one whose
     later row comes first. Squares in the sentence are 1-based row:column, as on the
     command line. O(n) when valid."""
+    if n is not None:
+        n = whole(n, "-n")
+    if not isinstance(cols, np.ndarray):
+        cols = items(cols, "a board (cols)")
     try:
         a = np.asarray(cols)
     except (TypeError, ValueError, OverflowError) as e:

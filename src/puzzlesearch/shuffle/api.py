@@ -48,7 +48,8 @@ from collections.abc import Sequence
 
 from puzzlesearch.engine import figures
 from puzzlesearch.engine.figures import check_plot
-from puzzlesearch.engine.options import RunOptions
+from puzzlesearch.engine.options import RunOptions, checked
+from puzzlesearch.engine.params import file_name, flag, shown, text, wholes
 from puzzlesearch.shuffle import pictures
 from puzzlesearch.shuffle.bidir import Path, shortest_path
 from puzzlesearch.shuffle.fullbfs import Census, burnt_census, census
@@ -92,6 +93,7 @@ def solve(n: int | None = None, deck: int | None = None, block: int | None = Non
     """
     deck, block = block_size(n, deck, block)
     check_packed(deck)
+    checked(run)
     start = tuple(range(1, deck + 1)) if start is None else check_deck(start, deck, "start")
     goal = tuple(range(deck, 0, -1)) if goal is None else check_deck(goal, deck, "goal")
     return shortest_path(block_shuffle_puzzle(deck, block), start, goal, count_paths, run=run)
@@ -100,9 +102,11 @@ def solve(n: int | None = None, deck: int | None = None, block: int | None = Non
 def solve_pancakes(stack: Sequence[int], count_paths: bool = False, *,
                    run: RunOptions = RunOptions()) -> Path:  # noqa: B008 (frozen)
     """Fewest flips sorting the stack (listed top first; sorted = 1 on top); at most 16 pancakes."""
+    stack = wholes(stack, "stack")
     if len(stack) == 0:
         raise ValueError("a stack needs at least one pancake")
     stack = check_deck(stack, len(stack), "stack")
+    count_paths, run = flag(count_paths, "count_paths"), checked(run)
     check_packed(len(stack), "stacks", "pancakes")
     return shortest_path(pancake_puzzle(len(stack)), stack, tuple(sorted(stack)), count_paths, run=run)
 
@@ -116,6 +120,7 @@ def god(n: int | None = None, deck: int | None = None, block: int | None = None,
     every layer and resumed from; the answer is kept in the results store (run.store)."""
     deck, block = block_size(n, deck, block)
     check_show(show)
+    checked(run)
     check_census(block_name(deck, block), deck, block_moves_even(block), run)
     return census(block_shuffle_puzzle(deck, block), show=show, run=run)
 
@@ -125,7 +130,7 @@ def pancake_god(n: int, show: int = 10, *, burnt: bool = False,
     """Full BFS of n pancakes from the sorted stack; the diameter is the pancake number p(n).
     burnt: each pancake has a burnt side, which must end down; a flip turns the pancakes
     it moves over (2^n n! stacks; the diameter is the burnt pancake number). As `god`."""
-    n = check_n(n)
+    n, burnt, run = check_n(n), flag(burnt, "burnt"), checked(run)
     check_show(show)
     name = f"burnt pancakes n={n}" if burnt else pancake_name(n)
     check_census(name, n, False, run, "stacks", "pancakes", signed=burnt)  # flip 2 is odd
@@ -138,7 +143,9 @@ def plot(result: Census, filename: str, unit: str = "decks") -> None:
     """The distance histogram of a census as an image (pictures.histogram_figure, log
     scale), in the format the file's suffix names; OSError or ValueError when it cannot be
     saved. Check the file first with :func:`check_plot` (engine.figures)."""
-    figures.save(pictures.histogram_figure(result, unit), filename)
+    if not isinstance(result, Census):
+        raise TypeError(f"result must be a Census, got {shown(result)}")
+    figures.save(pictures.histogram_figure(result, text(unit, "unit")), file_name(filename, "filename"))
 
 
 __all__ = [

@@ -41,11 +41,12 @@ import numpy as np
 from puzzlesearch.engine import interrupt
 from puzzlesearch.engine.failures import CheckFailed
 from puzzlesearch.engine.memory import cap, require
-from puzzlesearch.engine.options import RunOptions, cores
+from puzzlesearch.engine.options import RunOptions, checked, cores
+from puzzlesearch.engine.params import flag, shown
 from puzzlesearch.engine.progress import Meter
 from puzzlesearch.engine.space import parity
 from puzzlesearch.shuffle import words
-from puzzlesearch.shuffle.puzzle import PermPuzzle, check_packed
+from puzzlesearch.shuffle.puzzle import PermPuzzle, check_deck, check_packed
 
 CHUNK = 1 << 23  # images counted or written per kernel call (Ctrl-C and the bar between calls)
 QUERIES = 1 << 24  # decks looked up at a time by the streamed meeting test
@@ -333,9 +334,12 @@ def shortest_path(puzzle: PermPuzzle, start: Sequence[int], goal: Sequence[int],
     is allocated. `run.progress` draws a bar for each big layer on a terminal.
     """
     t0 = time.perf_counter()
+    if not isinstance(puzzle, PermPuzzle):
+        raise TypeError(f"puzzle must be a PermPuzzle, got {shown(puzzle)}")
     size = puzzle.size
     check_packed(size, puzzle.unit, puzzle.item)
-    start, goal = tuple(start), tuple(goal)
+    start, goal = check_deck(start, size, "start"), check_deck(goal, size, "goal")
+    count_paths, run = flag(count_paths, "count_paths"), checked(run)
     budget = cap(run.memory)
     where = {card: i for i, card in enumerate(start)}
     target = tuple(where[card] + 1 for card in goal)  # start^-1 . goal

@@ -13,6 +13,7 @@ import click
 
 from puzzlesearch import clikit
 from puzzlesearch.engine.options import RunOptions
+from puzzlesearch.engine.params import plural
 from puzzlesearch.shuffle import api
 
 
@@ -88,7 +89,9 @@ def _print_census(result: api.Census, verbose: bool, noun: str) -> None:
     half = result.indexed_as.endswith("/2")
     share = ("the even half of" if half else "all") if result.states == result.indexed else "of"
     whole = result.indexed_as.removesuffix("/2") if share == "the even half of" else result.indexed_as
-    click.echo(f"{result.puzzle}: {result.states:,} {noun} reachable ({share} {whole}), "
+    noun_1 = {"decks": "deck", "stacks": "stack"}.get(noun, noun)
+    click.echo(f"{result.puzzle}: {result.states:,} {plural(result.states, noun_1, noun)} reachable "
+               f"({share} {whole}), "
                f"diameter {result.diameter}")
     clikit.print_layers(result, noun, (_cards(deck) for deck in result.farthest), verbose)
 

@@ -15,10 +15,11 @@ from dataclasses import dataclass
 from puzzlesearch.engine import figures, layers
 from puzzlesearch.engine import space as ranked
 from puzzlesearch.engine.layers_common import check_checkpoint, stored_census_answers
-from puzzlesearch.engine.options import RunOptions
+from puzzlesearch.engine.options import RunOptions, checked
+from puzzlesearch.engine.params import shown
 from puzzlesearch.engine.space import Space
 from puzzlesearch.engine.store import ResultsStore, canonical_json, saving
-from puzzlesearch.shuffle.puzzle import MAX_SHOW, PermPuzzle, check_show
+from puzzlesearch.shuffle.puzzle import MAX_SHOW, PermPuzzle, check_deck, check_show
 
 STORE_PUZZLE = "census"
 STORED_FARTHEST = 100  # farthest decks kept in the store (more are computed again)
@@ -78,7 +79,11 @@ def census(puzzle: PermPuzzle, start: Sequence[int] | None = None, show: int = 1
            run: RunOptions = RunOptions()) -> Census:  # noqa: B008 (frozen)
     """Full BFS from start (default: the sorted deck): histogram, diameter, farthest decks
     (the first `show` of them by index, at most MAX_SHOW). See `search`."""
-    start = tuple(range(1, puzzle.size + 1)) if start is None else tuple(start)
+    if not isinstance(puzzle, PermPuzzle):
+        raise TypeError(f"puzzle must be a PermPuzzle, got {shown(puzzle)}")
+    start = tuple(range(1, puzzle.size + 1)) if start is None else check_deck(start, puzzle.size, "start")
+    check_show(show)
+    checked(run)
     return search(perm_space(puzzle, start), start, show, run=run)
 
 

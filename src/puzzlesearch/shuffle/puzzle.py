@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from puzzlesearch.engine.layers_common import memory_needed_for
 from puzzlesearch.engine.memory import gib, require
 from puzzlesearch.engine.options import RunOptions
-from puzzlesearch.engine.params import whole
+from puzzlesearch.engine.params import items, shown, text, whole, wholes
 from puzzlesearch.engine.space import parity
 from puzzlesearch.shuffle import rules
 
@@ -50,10 +50,38 @@ class PermPuzzle:
     unit: str = "decks"  # what the arrangements are called, in counts and progress
     item: str = "cards"  # what they are made of
 
+    def __post_init__(self) -> None:
+        """The fields as the searches use them (tuples of ints), or ValueError/TypeError
+        naming the field: each move a permutation of 0..size-1, one label a move."""
+        for name in ("name", "unit", "item"):
+            text(getattr(self, name), name)
+        size = whole(self.size, "size")
+        if size < 1:
+            raise ValueError(f"size must be at least 1, got {size}")
+        moves = tuple(wholes(m, "moves: a move") for m in items(self.moves, "moves"))
+        for m in moves:
+            if sorted(m) != list(range(size)):
+                raise ValueError(f"moves: each move is a permutation of 0..{size - 1}, got {shown(m)}")
+        labels = wholes(self.labels, "labels")
+        if len(labels) != len(moves):
+            raise ValueError(f"labels: one a move, got {len(labels)} for {len(moves)} moves")
+        for name, value in (("size", size), ("moves", moves), ("labels", labels)):
+            object.__setattr__(self, name, value)
+
+    def _move(self, j: object) -> int:
+        j = whole(j, "j (a move's index)")
+        if not 0 <= j < len(self.moves):
+            raise ValueError(f"j (a move's index) must be between 0 and {len(self.moves) - 1}, got {j}")
+        return j
+
     def apply(self, deck: Sequence[int], j: int) -> tuple[int, ...]:
+        deck, j = wholes(deck, "deck"), self._move(j)
+        if len(deck) != self.size:
+            raise ValueError(f"deck has {len(deck)} {self.item}, expected {self.size}")
         return tuple(deck[p] for p in self.moves[j])
 
     def inverse(self, j: int) -> tuple[int, ...]:
+        j = self._move(j)
         inv = [0] * self.size
         for i, p in enumerate(self.moves[j]):
             inv[p] = i
@@ -68,8 +96,10 @@ class PermPuzzle:
     def play(self, deck: Sequence[int], labels: Sequence[int]) -> tuple[int, ...]:
         """The deck after the moves named by their labels (k values)."""
         index = {k: j for j, k in enumerate(self.labels)}
-        deck = tuple(deck)
-        for k in labels:
+        deck = wholes(deck, "deck")
+        for k in wholes(labels, "labels"):
+            if k not in index:
+                raise ValueError(f"labels: {k} is no move of {self.name} (its moves: {shown(self.labels)})")
             deck = self.apply(deck, index[k])
         return deck
 
@@ -99,6 +129,7 @@ def check_packed(size: int, unit: str = "decks", item: str = "cards") -> None:
 
 
 def check_show(show: int) -> None:
+    show = whole(show, "--show")
     if not 0 <= show <= MAX_SHOW:
         raise ValueError(f"--show must be between 0 and {MAX_SHOW}, got {show}")
 
@@ -173,7 +204,7 @@ def pancake_puzzle(n: int) -> PermPuzzle:
 
 def check_deck(deck: Sequence[int], size: int, what: str = "deck") -> tuple[int, ...]:
     """The deck as a tuple if it holds each card 1..size once; ValueError naming the fault."""
-    deck = tuple(int(c) for c in deck)
+    deck = wholes(deck, what)
     if len(deck) != size:
         raise ValueError(f"{what} has {len(deck)} cards, expected {size}")
     if sorted(deck) != list(range(1, size + 1)):

@@ -41,8 +41,10 @@ from typing import TYPE_CHECKING
 
 from puzzlesearch.engine import figures
 from puzzlesearch.engine.failures import CheckFailed
-from puzzlesearch.engine.options import RunOptions, cores
-from puzzlesearch.engine.params import whole
+from puzzlesearch.engine.options import RunOptions, checked, cores
+from puzzlesearch.engine.params import choice, items, listed, number, shown, whole, whole_or_none
+from puzzlesearch.engine.params import flag as check_flag
+from puzzlesearch.engine.params import seed as check_seed
 from puzzlesearch.engine.store import saving
 from puzzlesearch.topswops import known, pictures, rules
 from puzzlesearch.topswops.limits import BOUNDS_ON_THE_WAY, DEEP_FROM, MAX_LONG_WORKERS, check_n
@@ -103,8 +105,10 @@ def _check_solve(n: object, mode: str, run: RunOptions, deep: bool | None,
                  start: str | Iterable[int | str] | None) -> tuple[int, bool | None, tuple[int, ...] | None]:
     """n, whether the forward search is the deep one (None: chosen by estimate), and the
     start deck, checked."""
-    if mode not in MODES:
-        raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+    mode = choice(mode, MODES, "mode")
+    checked(run)
+    if deep is not None:
+        check_flag(deep, "deep")
     n = check_n(n, mode)
     if mode == "backward":
         _check_run(run, "--mode backward runs in one call in this process")
@@ -127,13 +131,13 @@ def _check_bounds(n: int, run: RunOptions) -> None:
     m > BOUNDS_ON_THE_WAY missing from the results store."""
     missing = known.missing_f(range(BOUNDS_ON_THE_WAY + 1, n), run.store)
     if missing:
-        m = missing[-1]
-        raise ValueError(f"the forward search for n={n} needs f({missing[0]})"
-                         + (f"..f({m})" if m > missing[0] else "")
-                         + " in the results store, each a long run of its own; solve "
-                         + ("it" if m == missing[0] else "them")
-                         + f" first with `puzzlesearch topswops solve -n {missing[0]} --mode forward`"
-                         + (" and up" if m > missing[0] else "") + " (the same --store)")
+        first, last = missing[0], missing[-1]
+        names = (f"f({first}) to f({last})" if len(missing) > 2 and last - first == len(missing) - 1
+                 else listed([f"f({m})" for m in missing]))
+        raise ValueError(f"the forward search for n={n} needs {names} in the results store, each a long "
+                         f"run of its own; solve {'them' if len(missing) > 1 else 'it'} first with "
+                         f"`puzzlesearch topswops solve -n {first} --mode forward`"
+                         + (" and up" if len(missing) > 1 else "") + " (the same --store)")
 
 
 def solve(n: int = 10, mode: str = "both", *, run: RunOptions = RunOptions(),  # noqa: B008
@@ -214,8 +218,7 @@ def _remember(solution: Solution, run: RunOptions) -> None:
 
 def optimal(n: int, mode: str = "forward", *, run: RunOptions = RunOptions()) -> Optimal:  # noqa: B008
     """Every deck of n cards that makes f(n) steps (OEIS A123398 counts them)."""
-    if mode not in SEARCHES:
-        raise ValueError(f"mode must be backward or forward, not {mode!r}")
+    choice(mode, SEARCHES, "mode")
     s = solve(n, mode, run=run)
     return Optimal(n=s.n, steps=s.backward if mode == "backward" else s.forward, decks=s.decks)
 
@@ -228,7 +231,10 @@ def long(n: int, seconds: float = 60.0, seed: int = 0,
     with the plain rules, goes to `report` at once. `goal`: stop as soon as a deck makes
     that many steps. Ctrl-C raises a KeyboardInterrupt whose ``result`` is the LongResult
     of the decks found until then (longdecks.LongInterrupted)."""
-    _check_run(run, "long runs in this process")
+    _check_run(checked(run), "long runs in this process")
+    seconds, seed, goal = number(seconds, "--seconds"), check_seed(seed), whole_or_none(goal, "goal")
+    if report is not None and not callable(report):
+        raise TypeError(f"report must be a function of an Improvement, or None, got {shown(report)}")
     from puzzlesearch.topswops.longdecks import long_decks
 
     return long_decks(n, seconds, seed, report, goal, workers=cores() if run.workers is None else run.workers)
@@ -241,12 +247,10 @@ def estimate(n: int, probes: int = 200_000, seed: int = 0, *, long_seconds: floa
     of the results store ``run.store`` (probes.py); also the plan `solve` would choose
     (choice.py). `long_seconds`: how long `long` looks for the target when the store has
     no f(n) (default: probes.long_time(n))."""
-    _check_run(run, "estimate runs in this process")
+    _check_run(checked(run), "estimate runs in this process")
+    n, probes, seed = whole(n, "n"), whole(probes, "--probes"), check_seed(seed)
     if long_seconds is not None:
-        try:
-            long_seconds = float(long_seconds)
-        except (TypeError, ValueError):
-            raise ValueError(f"--long-seconds must be a number, got {long_seconds!r}") from None
+        long_seconds = number(long_seconds, "--long-seconds")
         if not 0 < long_seconds <= 3600:  # also refuses nan and inf
             raise ValueError(f"--long-seconds must be more than 0 and at most 3600, got {long_seconds}")
     from puzzlesearch.topswops.plan import with_plan
@@ -258,7 +262,7 @@ def estimate(n: int, probes: int = 200_000, seed: int = 0, *, long_seconds: floa
 def deck(cards: str | Iterable[int | str]) -> tuple[int, ...]:
     """A deck from its cards, top first: whole numbers given as a sequence or as a string
     ("3 1 2", "3,1,2"). ValueError unless they are a permutation of 1..n."""
-    words = cards.replace(",", " ").split() if isinstance(cards, str) else list(cards)
+    words = cards.replace(",", " ").split() if isinstance(cards, str) else items(cards, "the deck")
     try:
         cards = tuple(int(w) if isinstance(w, str) else whole(w, "a card") for w in words)
     except ValueError:

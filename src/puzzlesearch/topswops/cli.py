@@ -10,14 +10,13 @@ import click
 
 from puzzlesearch import clikit
 from puzzlesearch.engine.options import RunOptions
+from puzzlesearch.engine.params import SEED_MAX, plural
 
 from . import api
 
 WORKERS_HELP = "Worker processes for the forward search (default: all cores for n >= 13, else 1)."
 
 
-#: seeds are 63-bit (the kernels' generators take 64 bits; a negative or longer one is a typo)
-SEED_MAX = 2**63 - 1
 
 
 def _deck(cards: list[int], free: str = "_") -> str:
@@ -78,7 +77,7 @@ def _verbose(s: api.Solution) -> None:
         for depth, deck in b.records:
             click.echo(f"  {depth:4d}: {_deck(deck)}")
         click.echo("backward: nodes per level: " + " ".join(map(str, b.nodes_per_level)))
-        click.echo(f"backward: {b.nodes} nodes in {b.seconds:.3f} s")
+        click.echo(f"backward: {b.nodes} {plural(b.nodes, 'node')} in {b.seconds:.3f} s")
     f = s.details.get("forward")
     if f is not None:
         click.echo(f"forward: bounds f(0..{s.n - 1}) = {' '.join(map(str, f.bounds))}; "
@@ -86,7 +85,8 @@ def _verbose(s: api.Solution) -> None:
         if s.plan is not None:
             _verbose_plan(s.plan, f.bounds)
         click.echo("forward: nodes per level: " + " ".join(map(str, f.nodes_per_level)))
-        click.echo(f"forward: {f.nodes} nodes in {f.seconds:.3f} s, {f.subproblems} subproblem(s)")
+        click.echo(f"forward: {f.nodes} {plural(f.nodes, 'node')} in {f.seconds:.3f} s, {f.subproblems} "
+                   f"{plural(f.subproblems, 'subproblem')}")
     for deck in s.decks:
         click.echo(f"deck: {_deck(deck)}")
 
@@ -111,7 +111,7 @@ def _verbose_plan(p: api.Plan, bounds: list[int]) -> None:
     e = p.estimate
     if e is not None:
         click.echo(f"forward: estimated {e.nodes:.3g} nodes, {e.seconds:.0f} s on {e.workers} "
-                   f"worker(s) (Knuth's probes, before the search)")
+                   f"{plural(e.workers, 'worker')} (Knuth's probes, before the search)")
 
 
 @topswops.command(help=f"""Every deck of n cards that makes f(n) steps, one per line.
@@ -175,7 +175,8 @@ def long_decks(n: int, seconds: float, seed: int, workers: int | None, as_json: 
         if as_json:
             clikit.emit_json(_improvement(imp))
         else:
-            click.echo(f"{imp.steps} steps  {_deck(list(imp.deck))}  ({imp.seconds:.3f} s, {imp.method})")
+            click.echo(f"{imp.steps} {plural(imp.steps, 'step')}  {_deck(list(imp.deck))}  "
+                       f"({imp.seconds:.3f} s, {imp.method})")
         sys.stdout.flush()  # a killed run keeps every line it printed
 
     with clikit.library_call():
@@ -199,7 +200,7 @@ def _long_summary(r: api.LongResult, as_json: bool, interrupted: bool) -> None:
                           "seconds": r.seconds, "interrupted": interrupted,
                           "improvements": [_improvement(i) for i in r.improvements]})
     else:
-        click.echo(f"best: {r.steps} steps in {r.seconds:.1f} s (n={r.n}, seed {r.seed})")
+        click.echo(f"best: {r.steps} {plural(r.steps, 'step')} in {r.seconds:.1f} s (n={r.n}, seed {r.seed})")
     sys.stdout.flush()
 
 
@@ -235,12 +236,12 @@ def estimate(n: int, for_workers: int | None, probes: int, seed: int, long_secon
     click.echo(f"nodes: {e.nodes:.4g} {spread}; {e.upper:.4g} if no deck raised the target above "
                f"{e.first_target}")
     click.echo(f"speed: {e.nodes_per_second / 1e6:.1f} Mnodes/s per worker ({e.sampled_nodes} nodes timed)")
-    click.echo(f"expected time: {duration(e.seconds)} on {e.workers} worker(s)")
+    click.echo(f"expected time: {duration(e.seconds)} on {e.workers} {plural(e.workers, 'worker')}")
     if e.method == "deep":
         parts = ", ".join(f"{name} {v:.3g}" for name, v in e.parts.items())
         chain = f", its listing pruned by games of {e.n - 2} cards of >= {e.k2}" if e.k2 is not None else ""
         click.echo(f"the deep plan: games of {e.n - 1} cards of >= {e.k} steps{chain}: "
                    f"{e.plan_nodes:.4g} nodes ({parts}), about {duration(e.plan_seconds)} "
-                   f"on {e.workers} worker(s)")
+                   f"on {e.workers} {plural(e.workers, 'worker')}")
     if e.why:
         click.echo(f"solve's choice: {e.why}")

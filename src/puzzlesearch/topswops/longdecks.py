@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from puzzlesearch.engine.failures import CheckFailed
-from puzzlesearch.engine.params import whole
+from puzzlesearch.engine.params import number, whole
 from puzzlesearch.topswops import calls, rules
 from puzzlesearch.topswops.limits import MAX_LONG_WORKERS
 
@@ -111,10 +111,7 @@ def check(n: object, seconds: object) -> tuple[int, float]:
     if n > MAX_LONG:
         raise ValueError(f"long supports n <= {MAX_LONG} (cards are stored as bytes, 0 marking an undecided "
                          f"position), got n={n}")
-    try:
-        seconds = float(seconds)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        raise ValueError(f"--seconds must be a number, got {seconds!r}") from None
+    seconds = number(seconds, "--seconds")
     if not 0 < seconds < 1e7:  # also refuses nan and inf
         raise ValueError(f"--seconds must be more than 0 (and less than 1e7), got {seconds}")
     return n, seconds

@@ -43,6 +43,7 @@ import time
 from dataclasses import asdict, dataclass, replace
 
 from puzzlesearch.engine.options import RunOptions, cores
+from puzzlesearch.engine.params import plural
 from puzzlesearch.engine.progress import duration
 from puzzlesearch.topswops import known, rules
 from puzzlesearch.topswops.bottom import Bottom, bottom_bound, steps_left_at_bottom, stored
@@ -226,7 +227,8 @@ def _preview(tree: Tree, run: RunOptions) -> Preview:
     workers = (run.workers or cores()) if run.scheduler is None else 1
     e = preview(tree, workers)
     if run.progress:
-        per = "on a cluster: per worker" if run.scheduler is not None else f"on {workers} worker(s)"
+        per = ("on a cluster: per worker" if run.scheduler is not None
+               else f"on {workers} {plural(workers, 'worker')}")
         sys.stderr.write(f"estimate: {e.nodes:.3g} nodes, about {duration(e.seconds)} {per} "
                          f"(Knuth's random probes; first target {tree.target})\n")
         sys.stderr.flush()

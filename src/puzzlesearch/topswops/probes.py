@@ -28,7 +28,7 @@ from typing import NamedTuple
 import numpy as np
 
 from puzzlesearch.engine.options import RunOptions, cores
-from puzzlesearch.engine.params import whole
+from puzzlesearch.engine.params import listed, whole
 from puzzlesearch.topswops import calls, known
 from puzzlesearch.topswops.bounds import bound_array, first_target, pruned
 from puzzlesearch.topswops.forward import Tree, kernel, own_bounds
@@ -87,7 +87,7 @@ def _bounds(n: int, store: str | None) -> tuple[list[int], int | None]:
     if missing:
         # solving the largest one computes and stores the smaller ones on the way (own_bounds)
         names = [f"f({m})" for m in missing]
-        need = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+        need = listed(names)
         also = "" if len(missing) == 1 else f" (it computes {', '.join(names[:-1])} on the way)"
         raise ValueError(f"the estimate for n={n} needs {need} in the results store (each f(m) from "
                          f"m = {LONG_FROM} on is a long run); run "
