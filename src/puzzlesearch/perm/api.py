@@ -315,7 +315,13 @@ class Puzzle:
 
 
 def _factor(f) -> str:
-    return f"{f.numerator:,}" if f.denominator == 1 else f"{float(f):.4g}"
+    """A factor for people: whole numbers in full, others to 4 digits (any size: no float
+    overflow)."""
+    if f.denominator == 1:
+        return f"{f.numerator:,}"
+    if f < 10**300:
+        return f"{float(f):.4g}"
+    return f"about 10^{len(str(f.numerator // f.denominator)) - 1}"
 
 
 def _distinct(rules: Rules) -> bool:

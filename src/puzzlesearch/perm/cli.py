@@ -7,6 +7,7 @@ becomes the one stderr line (clikit.library_call).
 from __future__ import annotations
 
 from dataclasses import asdict
+from fractions import Fraction
 
 import click
 
@@ -71,8 +72,7 @@ def info(file: str, as_json: bool, run: RunOptions) -> int:
     if result.every_arrangement:
         click.echo(f"reachable  every one of the {result.arrangements:,} arrangements of the pieces")
     else:
-        ratio = result.arrangements / result.states
-        share = f"1 in {ratio:,.0f}" if ratio == int(ratio) else f"{result.states / result.arrangements:.3g}"
+        share = _share(result.states, result.arrangements)
         click.echo(f"reachable  {result.states:,} of the {result.arrangements:,} arrangements ({share}):")
         for reason in result.constraints:
             click.echo(f"           {reason}")
@@ -82,6 +82,14 @@ def info(file: str, as_json: bool, run: RunOptions) -> int:
     if result.source:
         click.echo(f"source     {result.source}")
     return clikit.EXIT_OK
+
+
+def _share(states: int, arrangements: int) -> str:
+    """"1 in 6" or "0.667": exact integers, so that no count is too large to print."""
+    if arrangements % states == 0:
+        return f"1 in {arrangements // states:,}"
+    share = Fraction(states, arrangements)
+    return f"{float(share):.3g}" if share > Fraction(1, 10**300) else f"about 1 in 10^{len(str(arrangements // states)) - 1}"
 
 
 @perm.command()
