@@ -49,6 +49,7 @@ from puzzlesearch.engine.figures import check_plot
 from puzzlesearch.engine.layers_common import memory_needed_for
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.engine.paths import show as shown
+from puzzlesearch.engine.progress import Meter
 from puzzlesearch.engine.store import NotSaved, ResultsStore, canonical_json, saving
 from puzzlesearch.perm import bidir, formats, group, pictures, puzzlefile
 from puzzlesearch.perm.fullbfs import MAX_SHOW, Census, Table, census, check_show, table, walk
@@ -56,6 +57,9 @@ from puzzlesearch.perm.layout import Layout, index_size, layout
 from puzzlesearch.perm.rules import Rules, State, parse_moves, parse_state, play, state_text
 
 STORE_GROUP = "perm group"
+#: the states the bidirectional search of `solve` stores at most unless told (about 1 GiB
+#: of one-word states with their depths, and minutes of work)
+MAX_SOLVE_STATES = 100_000_000
 
 
 @dataclass(frozen=True)
@@ -221,7 +225,7 @@ class Puzzle:
         rules = self.rules
         t0 = time.perf_counter()
         _read_store(rules, run)
-        found = group.count(rules)
+        found = group.count(rules, run.memory)
         _remember(rules, found, run)
         size = index_size(layout(rules))
         pieces = tuple(f"{s.name}: {len(s.positions)} position{'s' if len(s.positions) > 1 else ''}"
@@ -244,7 +248,7 @@ class Puzzle:
         check_show(show)
         return census(self.rules, show, run=run)
 
-    def solve(self, state: str | None = None, *, scramble: str | None = None,
+    def solve(self, state: str | None = None, *, scramble: str | None = None, states: int = MAX_SOLVE_STATES,
               run: RunOptions = RunOptions()) -> Solution:  # noqa: B008 (frozen)
         """A shortest sequence of moves from `state` (one token a position, see `solved`) or
         from the state a `scramble` makes ("R U R' F2") to the solved puzzle. A state the
@@ -256,7 +260,9 @@ class Puzzle:
         command's) is refused (ValueError, one line): it was asked for, and searching
         around it would hide the mistake. A file not made yet (missing or empty) holds no
         table: the bidirectional search runs, and `note` says so. That search's memory is
-        capped by run.memory. Either way the moves are replayed by the plain rules
+        capped by run.memory, and the states it stores by `states` (ValueError, one line,
+        saying how long the solution must then be); a progress bar counts them (run.progress).
+        Either way the moves are replayed by the plain rules
         (CheckFailed if they do not solve it)."""
         rules = self.rules
         t0 = time.perf_counter()
@@ -280,7 +286,16 @@ class Puzzle:
                           "(Schreier-Sims)")
         if reason:
             return Solution(rules.name, text, -1, (), (), reason, "", note, 0, time.perf_counter() - t0)
-        found = bidir.search(rules, lay, start, run=run)
+        if isinstance(states, bool) or not isinstance(states, int) or states < 1:
+            raise ValueError(f"--states must be a whole number of at least 1, got {states!r}")
+        try:
+            with Meter(f"{rules.name}: bidirectional search", None, "states", enabled=run.progress) as meter:
+                found = bidir.search(rules, lay, start, run=run, most=states, meter=meter)
+        except bidir.SearchBound as e:
+            depth = len(e.forward) - 1 + len(e.backward) - 1
+            raise ValueError(f"the bidirectional search stored {e.stored:,} states without a solution, and its "
+                             f"next layer could pass the bound of {e.most:,} (--states): the shortest solution "
+                             f"is longer than {depth} moves") from None
         if found.moves is None:
             return Solution(rules.name, text, -1, (), (), "the search ran out of states reachable from it "
                             "without meeting the solved puzzle", "bidirectional", note, found.states,
@@ -346,11 +361,16 @@ def _complete(rules: Rules, run: RunOptions) -> bool:
     """Whether the invariants describe the group, so that they alone decide which states
     are reachable: from the results store, else counted (Schreier-Sims, sympy) and kept
     there, which spares later runs loading sympy. A store that cannot be written costs
-    nothing but that."""
+    nothing but that. A group too large to count (`group.count` refuses it) is taken as
+    described: no membership test, and the search answers an unreachable state by running
+    out of states (or at its bound)."""
     stored = _read_store(rules, run)
     if isinstance(stored, dict) and isinstance(stored.get("complete"), bool):
         return stored["complete"]
-    found = group.count(rules)
+    try:
+        found = group.count(rules, run.memory)
+    except ValueError:  # a group too large to count: the search itself finds out, by running out
+        return True
     _remember(rules, found, run)
     return found.complete
 
@@ -385,5 +405,5 @@ def plot(result: Census, filename: str) -> None:
     figures.save(pictures.histogram_figure(result), filename)
 
 
-__all__ = ["FORMATS", "MAX_SHOW", "Census", "Example", "Info", "Puzzle", "RunOptions", "Solution",
+__all__ = ["FORMATS", "MAX_SHOW", "MAX_SOLVE_STATES", "Census", "Example", "Info", "Puzzle", "RunOptions", "Solution",
            "check_convert", "check_plot", "examples", "find", "plot"]

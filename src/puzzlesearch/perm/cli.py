@@ -49,7 +49,7 @@ def list_examples(as_json: bool) -> int:
 
 @perm.command()
 @click.argument("file")
-@clikit.run_options(workers=False, checkpoint=False, store=True)
+@clikit.run_options(workers=False, checkpoint=False, store=True, memory=True)
 @clikit.json_option
 def info(file: str, as_json: bool, run: RunOptions) -> int:
     """Count the states exactly (Schreier-Sims) and say why they are not every arrangement.
@@ -132,10 +132,12 @@ def _print_census(result: api.Census, verbose: bool) -> None:
 @click.argument("state", nargs=-1)
 @click.option("--scramble", default=None, metavar="MOVES",
               help="Solve the state these moves make from the solved puzzle, e.g. \"R U R' F2\".")
+@click.option("--states", "most", type=int, default=api.MAX_SOLVE_STATES, show_default=True, metavar="N",
+              help="Most states the bidirectional search stores before it gives up.")
 @clikit.run_options(workers=False, checkpoint=True, store=True, memory=True)
 @clikit.verbose_option
 @clikit.json_option
-def solve(file: str, state: tuple[str, ...], scramble: str | None, verbose: bool, as_json: bool,
+def solve(file: str, state: tuple[str, ...], scramble: str | None, most: int, verbose: bool, as_json: bool,
           run: RunOptions) -> int:
     """Fewest moves from STATE to the solved puzzle (bidirectional search), move by move.
 
@@ -154,7 +156,7 @@ def solve(file: str, state: tuple[str, ...], scramble: str | None, verbose: bool
     if not state and scramble is None:
         clikit.fail("give the STATE to solve (a piece for each position) or --scramble MOVES")
     with clikit.library_call(run, resumable=False):
-        result = puzzle.solve(" ".join(state) if state else None, scramble=scramble, run=run)
+        result = puzzle.solve(" ".join(state) if state else None, scramble=scramble, states=most, run=run)
     if result.moves >= 0 and puzzle.play(" ".join(result.sequence), result.start) != puzzle.solved:
         click.echo("check failed: the moves found do not solve the puzzle", err=True)
         return clikit.EXIT_CHECK_FAILED

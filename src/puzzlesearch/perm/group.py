@@ -36,10 +36,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import prod
 
+from puzzlesearch.perm import schreier
 from puzzlesearch.perm.layout import Layout, dropped, layout, orbit_arrangements
 from puzzlesearch.perm.rules import Rules, State, arrangements
 
 TWIST, PARITY = "twist", "parity"
+#: the most points (positions x twists) of a group the invariants do not describe that is
+#: counted exactly (sympy's deterministic Schreier–Sims, seconds at this size)
+MAX_EXACT_POINTS = 64
 
 
 @dataclass(frozen=True)
@@ -187,8 +191,24 @@ def group(rules: Rules, lay: Layout):
     return PermutationGroup([Permutation(as_points(lay, pts, ks, m.perm, m.twist)) for m in rules.moves])
 
 
-def count(rules: Rules) -> Count:
-    """The states reachable from the solved puzzle, exactly, and why there are not more."""
+def _generators(rules: Rules, lay: Layout, pts: dict[tuple[int, int], int]) -> list[list[int]]:
+    """The moves as permutations of the points, each once (a metric's powers repeat none)."""
+    if not pts:
+        return []
+    found: dict[tuple[int, ...], None] = {}
+    for m in rules.moves:
+        found.setdefault(tuple(as_points(lay, pts, rules.ks, m.perm, m.twist)), None)
+    return [list(g) for g in found]
+
+
+def count(rules: Rules, memory: int | None = None) -> Count:
+    """The states reachable from the solved puzzle, exactly, and why there are not more.
+
+    The group's order is first grown from below by a randomized Schreier–Sims
+    (`schreier`) until it meets the order of everything the invariants allow, which proves
+    it; when it does not meet it, the invariants do not describe the group and sympy's
+    deterministic Schreier–Sims counts it, on at most MAX_EXACT_POINTS points (ValueError,
+    one line, beyond). `memory` caps the chain (engine.memory)."""
     t0 = time.perf_counter()
     lay = layout(rules)
     comps = invariants(lay)
@@ -197,13 +217,21 @@ def count(rules: Rules) -> Count:
     a = Lattice(moduli, vectors)
     b_gens = free_parities(lay, comps)
     ab = Lattice(moduli, vectors + b_gens)
-    g = group(rules, lay)
-    order = int(g.order())
     placements = prod(orbit_arrangements(lay, o) * k ** len(orbit)
                       for o, (orbit, k) in enumerate(zip(lay.orbits, lay.twists, strict=True)))
     whole = prod(_orbit_group(len(orbit), k) for orbit, k in zip(lay.orbits, lay.twists, strict=True))
     i_size = prod(moduli)
-    complete = order * i_size == whole * a.size  # G is everything its invariants allow
+    upper = whole * a.size // i_size  # every element keeps its invariants in A
+    pts = points(lay)
+    order = schreier.order(_generators(rules, lay, pts), upper, memory,
+                           f"Schreier-Sims on the {len(pts):,} points of {rules.name}")
+    if order is None:
+        if len(pts) > MAX_EXACT_POINTS:
+            raise ValueError(f"{rules.name}: the invariants do not describe the group of its moves, and an exact "
+                             f"count of such a group is made on at most {MAX_EXACT_POINTS} points (positions "
+                             f"x twists), got {len(pts):,}")
+        order = int(group(rules, lay).order())
+    complete = order == upper  # G is everything its invariants allow
     if not b_gens and all(len(c) == len(o) for c, o in zip(lay.counts, lay.orbits, strict=True)):
         states, how = order, f"Schreier-Sims: the moves generate a group of {order:,} elements, one a state"
     elif complete:
@@ -211,7 +239,7 @@ def count(rules: Rules) -> Count:
         how = (f"the group of {order:,} elements (Schreier-Sims) over the {order // states:,} of them that "
                "only exchange identical pieces, counted from the invariants, which describe the group")
     else:
-        stab = stabiliser_order(rules, lay, g)
+        stab = stabiliser_order(rules, lay, group(rules, lay))
         states = order // stab
         how = (f"the group of {order:,} elements (Schreier-Sims) over the {stab:,} of them that only "
                "exchange identical pieces (a backtrack search of the group)")

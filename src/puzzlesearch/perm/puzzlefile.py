@@ -45,6 +45,7 @@ from puzzlesearch.perm.rules import (
     compose,
     identity,
     is_identity,
+    inverse,
     order,
     power_name,
 )
@@ -271,11 +272,18 @@ def build(spec: dict[str, Any]) -> Rules:
         powers = {"given": [1], "inverses": sorted({1, n - 1}), "powers": list(range(1, n))}[own_metric]
         power = identity(len(ks))
         made = {}
-        for p in range(1, max(powers) + 1):
+        # powers one by one up to the last asked for, but the inverse at once: a long cycle
+        # has thousands of powers before it
+        last = max(p for p in powers if p == 1 or own_metric == "powers")
+        for p in range(1, last + 1):
             power = compose(power, move, ks)
             if p in powers:
-                shown = power_name(move_name, p, n) if n else move_name
-                made[p] = _turn_back(power, fixed, rotations, ks, positions, shown, path)
+                made[p] = _turn_back(power, fixed, rotations, ks, positions, power_name(move_name, p, n)
+                                     if n else move_name, path)
+        for p in powers:
+            if p not in made:
+                made[p] = _turn_back(inverse(move, ks), fixed, rotations, ks, positions,
+                                     power_name(move_name, p, n), path)
         base.append(Move(move_name, made[1].perm, made[1].twist))
         for p, m in made.items():
             shown = power_name(move_name, p, n) if n else move_name
