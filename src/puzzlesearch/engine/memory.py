@@ -141,4 +141,5 @@ def require(need: float, budget: int | None, what: str) -> None:
                          f"has (--memory {gib(budget)} is more than there is)")
 
 
-__all__ = ["available_bytes", "physical_bytes", "cap", "check_budget", "default_cap", "from_gib", "gib", "require"]
+__all__ = ["available_bytes", "cap", "check_budget", "default_cap", "from_gib", "gib", "physical_bytes",
+           "require"]

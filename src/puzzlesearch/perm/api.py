@@ -293,9 +293,9 @@ class Puzzle:
                 found = bidir.search(rules, lay, start, run=run, most=states, meter=meter)
         except bidir.SearchBound as e:
             depth = len(e.forward) - 1 + len(e.backward) - 1
-            raise ValueError(f"the bidirectional search stored {e.stored:,} states without a solution, and its "
-                             f"next layer could pass the bound of {e.most:,} (--states): the shortest solution "
-                             f"is longer than {depth} moves") from None
+            raise ValueError(f"the bidirectional search stored {e.stored:,} states without a solution, and "
+                             f"its next layer could pass the bound of {e.most:,} (--states): the shortest "
+                             f"solution is longer than {depth} moves") from None
         if found.moves is None:
             return Solution(rules.name, text, -1, (), (), "the search ran out of states reachable from it "
                             "without meeting the solved puzzle", "bidirectional", note, found.states,
@@ -405,5 +405,6 @@ def plot(result: Census, filename: str) -> None:
     figures.save(pictures.histogram_figure(result), filename)
 
 
-__all__ = ["FORMATS", "MAX_SHOW", "MAX_SOLVE_STATES", "Census", "Example", "Info", "Puzzle", "RunOptions", "Solution",
+__all__ = ["FORMATS", "MAX_SHOW", "MAX_SOLVE_STATES", "Census", "Example", "Info", "Puzzle", "RunOptions",
+           "Solution",
            "check_convert", "check_plot", "examples", "find", "plot"]

@@ -89,7 +89,9 @@ def _share(states: int, arrangements: int) -> str:
     if arrangements % states == 0:
         return f"1 in {arrangements // states:,}"
     share = Fraction(states, arrangements)
-    return f"{float(share):.3g}" if share > Fraction(1, 10**300) else f"about 1 in 10^{len(str(arrangements // states)) - 1}"
+    if share > Fraction(1, 10**300):
+        return f"{float(share):.3g}"
+    return f"about 1 in 10^{len(str(arrangements // states)) - 1}"
 
 
 @perm.command()

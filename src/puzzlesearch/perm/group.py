@@ -227,9 +227,9 @@ def count(rules: Rules, memory: int | None = None) -> Count:
                            f"Schreier-Sims on the {len(pts):,} points of {rules.name}")
     if order is None:
         if len(pts) > MAX_EXACT_POINTS:
-            raise ValueError(f"{rules.name}: the invariants do not describe the group of its moves, and an exact "
-                             f"count of such a group is made on at most {MAX_EXACT_POINTS} points (positions "
-                             f"x twists), got {len(pts):,}")
+            raise ValueError(f"{rules.name}: the invariants do not describe the group of its moves, and an "
+                             f"exact count of such a group is made on at most {MAX_EXACT_POINTS} points "
+                             f"(positions x twists), got {len(pts):,}")
         order = int(group(rules, lay).order())
     complete = order == upper  # G is everything its invariants allow
     if not b_gens and all(len(c) == len(o) for c, o in zip(lay.counts, lay.orbits, strict=True)):

@@ -44,8 +44,8 @@ from puzzlesearch.perm.rules import (
     Rules,
     compose,
     identity,
-    is_identity,
     inverse,
+    is_identity,
     order,
     power_name,
 )

@@ -32,7 +32,6 @@ import numpy as np
 from puzzlesearch.engine.memory import require
 from puzzlesearch.perm import schreier_kernel
 
-
 #: the most points (positions x twists) a group is counted on: the symmetric group on 512
 #: points takes about 2 s and 300 MiB, on 1,024 points fifteen seconds and 1.2 GiB (its
 #: transversals grow as the cube of the points); beyond, refused at once
