@@ -85,10 +85,12 @@ def info(file: str, as_json: bool, run: RunOptions) -> int:
 
 
 def _share(states: int, arrangements: int) -> str:
-    """"1 in 6" or "0.667": exact integers, so that no count is too large to print."""
+    """"1 in 6", "2/3" or "0.0417": from exact integers, so that no count is too large to print."""
     if arrangements % states == 0:
         return f"1 in {arrangements // states:,}"
     share = Fraction(states, arrangements)
+    if share.denominator < 1000:  # exact: "2/3"
+        return f"{share.numerator}/{share.denominator}"
     if share > Fraction(1, 10**300):
         return f"{float(share):.3g}"
     return f"about 1 in 10^{len(str(arrangements // states)) - 1}"

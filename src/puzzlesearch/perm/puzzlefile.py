@@ -499,9 +499,9 @@ def _rotations(spec: dict, where: dict[str, int], ks: Sequence[int], set_of: Seq
                 if h not in group:
                     group.add(h)
                     nxt.append(h)
-        if len(group) > MAX_ROTATIONS:
-            raise SpecError(("rotations",), f"[rotations] generate more than {MAX_ROTATIONS:,} turns; "
-                                            "they should be the turns of the whole puzzle")
+                    if len(group) > MAX_ROTATIONS:  # checked at each new turn: a layer may be huge
+                        raise SpecError(("rotations",), f"[rotations] generate more than {MAX_ROTATIONS:,} "
+                                                        "turns; they should be the turns of the whole puzzle")
         frontier = nxt
     return sorted(group, key=lambda g: not is_identity(g))
 
