@@ -55,7 +55,8 @@ def test_a_group_smaller_than_its_invariants_allow():
     assert found.states == 3 == plain_states(puzzle)
     assert not found.complete
     assert found.constraints[-1][0] == ("the moves tie the pieces further, in ways no twist sum or parity "
-                                        "tells: they reach 3 of the 9 arrangements the invariants above allow")
+                                        "tells: they reach 3 of the 9 arrangements the invariants above "
+                                        "allow")
     solution = puzzle.solve("c a b d e f")
     assert solution.moves == -1 and "not in the group the moves generate" in solution.reason
 
