@@ -84,7 +84,7 @@ def test_no_module_is_over_600_lines(package):
 
 
 #: packages whose searches run on the engine's kernels alone, with none of their own
-NO_KERNELS = {"perm"}
+NO_KERNELS: set[str] = set()
 
 
 @pytest.mark.parametrize("package", [p for p in PACKAGES if p not in NO_KERNELS])

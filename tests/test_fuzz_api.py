@@ -223,7 +223,7 @@ SIGNATURES = {
     "perm.Puzzle.info": Sig({}, {"run": "run"}, make=_demo),
     "perm.Puzzle.god": Sig({}, {"show": "int", "run": "run"}, make=_demo),
     "perm.Puzzle.solve": Sig(
-        {"state": "c b a"}, {"state": "text?", "scramble": "text?", "run": "run"}, make=_demo
+        {"state": "c b a"}, {"state": "text?", "scramble": "text?", "states": "int", "run": "run"}, make=_demo
     ),
     # --- queens
     "queens.count": Sig({"n": 4}, {"n": "int", "fixed": "fixed?", "method": "choice?", "run": "run"}),

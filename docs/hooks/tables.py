@@ -34,6 +34,8 @@ def limits() -> str:
     from puzzlesearch.hanoi import api as hanoi
     from puzzlesearch.hanoi import bfs
     from puzzlesearch.hanoi.rules import MAX_PEGS
+    from puzzlesearch.perm import api as perm
+    from puzzlesearch.perm import group, puzzlefile, schreier
     from puzzlesearch.queens import api as queens
     from puzzlesearch.queens import assembly, construct
     from puzzlesearch.shuffle import puzzle as shuffle
@@ -59,7 +61,8 @@ def limits() -> str:
          f"`--show` 0..{shuffle.MAX_SHOW:,}"),
         ("`queens count`",
          f"1 ≤ n ≤ {queens.MAX_COUNT_N} for all solutions ({assembly.MIN_N} ≤ n with `--method assembly`, "
-         f"within the memory cap); with `--fixed`, n ≤ {queens.MAX_N}"),
+         f"within the memory cap); with `--fixed`, n ≤ {queens.MAX_N} and at most {queens.MAX_COUNT_N} rows "
+         "without a given queen"),
         ("`queens estimate`",
          f"{assembly.MIN_N} ≤ n ≤ {queens.MAX_COUNT_N}; `--samples` 1..1,000,000; builds the quarter table, "
          "within the memory cap"),
@@ -91,8 +94,20 @@ def limits() -> str:
                                         f"at most {g.DIGITS_GAMES_MAX:,} numbers"),
         ("`grundy popcount`", f"`--parts` ≥ 1, `--max-k` 0..{g.POPCOUNT_BITS}, the bitmaps of reachable XORs "
                               f"within {g.POPCOUNT_MEMORY >> 20} MiB"),
+        ("`perm` (every command)",
+         f"a regular file of at most {puzzlefile.MAX_FILE_BYTES >> 20} MiB; at most "
+         f"{puzzlefile.MAX_POSITIONS:,} positions, {puzzlefile.MAX_TWISTS} twists, "
+         f"{puzzlefile.MAX_ROTATIONS:,} turns of `[rotations]`"),
+        ("`perm info`",
+         f"groups on at most {schreier.MAX_POINTS} points (positions × twists); one the invariants do not "
+         f"describe on at most {group.MAX_EXACT_POINTS}; the chain within the memory cap"),
+        ("`perm solve`", f"the bidirectional search stores at most `--states` states (default "
+                         f"{perm.MAX_SOLVE_STATES:,}), each layer within the memory cap"),
         ("every command with `--memory GIB`",
-         f"default: {share} of the memory available when the run starts"),
+         f"default: {share} of the memory available when the run starts; never more than the machine's "
+         "physical memory"),
+        ("every command with `--workers N`", "more than the cores (without `--scheduler`): capped at the "
+                                             "cores, with one line on stderr"),
     ]
     return "\n".join(["| command | limits |", "|---|---|", *(f"| {a} | {b} |" for a, b in rows)])
 

@@ -122,3 +122,17 @@ def test_gib_never_prints_a_long_figure():
 
 def test_available_bytes_is_plausible():
     assert 1 << 20 < memory.available_bytes() < 1 << 62
+
+
+def test_a_cap_above_the_machine_refuses_what_the_machine_cannot_hold(monkeypatch):
+    monkeypatch.setattr(memory, "physical_bytes", lambda: 24 << 30)
+    with pytest.raises(ValueError, match=r"^the count needs 48.0 GiB, more than the 24.0 GiB of memory this "
+                                         r"machine has \(--memory 100.0 GiB is more than there is\)$"):
+        memory.require(48 << 30, 100 << 30, "the count")
+    memory.require(20 << 30, 100 << 30, "the count")  # what fits the machine runs
+    with pytest.raises(ValueError, match="more than 2.0 GiB, the --memory cap"):
+        memory.require(48 << 30, 2 << 30, "the count")  # a cap below the machine: the cap's words
+
+
+def test_physical_memory_is_at_least_what_is_available():
+    assert memory.physical_bytes() >= memory.available_bytes() > 0

@@ -164,3 +164,27 @@ def test_a_dask_scheduler_is_accepted(dask_cluster):
 
 def test_the_scheduler_check_is_the_engines_one():
     assert options_module.check_scheduler is scheduler.check_scheduler
+
+
+def test_workers_above_the_cores_are_capped_with_one_note(monkeypatch):
+    monkeypatch.setattr(options_module, "cores", lambda: 2)
+    run, note = RunOptions(workers=4096).within_cores()
+    assert run.workers == 2
+    assert note == ("--workers 4096: this machine has 2 cores, and more workers than cores only slow the "
+                    "engine: running 2")
+    for kept in (RunOptions(workers=2), RunOptions(), RunOptions(workers=8, scheduler="tcp://127.0.0.1:1")):
+        assert kept.within_cores() == (kept, "")
+
+
+def test_the_command_line_caps_workers_and_says_so(monkeypatch):
+    from conftest import run_cli
+    from puzzlesearch import clikit
+
+    monkeypatch.setattr(options_module, "cores", lambda: 2)
+    monkeypatch.setattr(clikit, "progress_wanted", lambda quiet: not quiet)  # as on a terminal
+    r = run_cli("pancake", "god", "-n", "5", "--workers", "4096")
+    assert r.code == 0, r.err
+    assert r.err.strip().splitlines()[0] == ("puzzlesearch: --workers 4096: this machine has 2 cores, and "
+                                             "more workers than cores only slow the engine: running 2")
+    quiet = run_cli("pancake", "god", "-n", "5", "--workers", "4096", "--quiet")
+    assert quiet.code == 0 and quiet.err == ""

@@ -294,3 +294,21 @@ def test_corner_weights_count_the_subtree_a_few_rows_down():
         out = np.zeros((10**5, n), np.int64)
         found = corner.split_kernel(n, side, b, tasks._bits(cols), depth, out)
         assert weight(root) == found * (tasks.SIDE_COST if side else 1)
+
+
+@pytest.mark.parametrize("n,fixed", [(62, "1:1"), (40, "1:1,2:3"), (29, "1:1")])
+def test_completions_with_rows_beyond_the_counting_limit_are_refused(n, fixed):
+    free = n - len(fixed.split(","))
+    with pytest.raises(ValueError, match=rf"^--fixed gives .* of {n}: the other {free} rows are a search "
+                                         rf"like counting all solutions of n={free} \(refused above "
+                                         rf"{api.MAX_COUNT_N}, decades of CPU time here\); give at least "
+                                         rf"{n - api.MAX_COUNT_N} queens$"):
+        queens.count(n, fixed)
+
+
+def test_the_command_line_refuses_a_large_completion_in_one_line():
+    from conftest import assert_bad_input, run_cli
+
+    r = run_cli("queens", "count", "-n", "62", "--fixed", "1:1")
+    assert_bad_input(r)
+    assert "the other 61 rows are a search like counting all solutions of n=61" in r.err

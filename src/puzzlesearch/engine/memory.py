@@ -3,7 +3,10 @@
 Every search that allocates in proportion to its size asks :func:`require` first, with
 what it would need; beyond the cap it is refused in one line that says how much it
 would need. The cap is ``--memory`` (RunOptions.memory) or, by default, a share of the
-memory the kernel reports as available now.
+memory the kernel reports as available now. A --memory above the machine's physical
+memory is no licence to exceed it: a search that needs more than the machine has is
+refused whatever the cap (swapping a search of this kind would take longer than refusing
+it and running it elsewhere).
 """
 
 from __future__ import annotations
@@ -28,6 +31,21 @@ def available_bytes() -> int:
         pass
     try:
         return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return 1 << 62
+
+
+def physical_bytes() -> int:
+    """The machine's physical memory (MemTotal; sysconf), the most any cap can give."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemTotal:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     except (ValueError, OSError, AttributeError):
         return 1 << 62
 
@@ -117,6 +135,11 @@ def require(need: float, budget: int | None, what: str) -> None:
     if not need <= limit:  # also nan
         how = "the --memory cap" if budget is not None else "the memory available now (cap it with --memory)"
         raise ValueError(f"{what} needs {gib(need)}, more than {gib(limit)}, {how}")
+    physical = physical_bytes()
+    if need > physical:  # a --memory above the machine's memory: what it allows would not fit
+        raise ValueError(f"{what} needs {gib(need)}, more than the {gib(physical)} of memory this machine "
+                         f"has (--memory {gib(budget)} is more than there is)")
 
 
-__all__ = ["available_bytes", "cap", "check_budget", "default_cap", "from_gib", "gib", "require"]
+__all__ = ["available_bytes", "cap", "check_budget", "default_cap", "from_gib", "gib", "physical_bytes",
+           "require"]

@@ -82,6 +82,20 @@ class RunOptions:
         if self.scheduler is not None:
             check_scheduler(self.scheduler)
 
+    def within_cores(self) -> tuple[RunOptions, str]:
+        """The project's one policy for --workers above the cores: on this machine (no
+        scheduler) more workers than cores only slow the engine (each one more process or
+        thread contending for the same cores, with its own share of the tables), so the
+        count is capped at the cores, and the note says so in one line (the command line
+        prints it on stderr; "" when nothing was changed). With a scheduler the cluster's
+        threads decide, and the value is left as asked."""
+        have = cores()
+        if self.workers is None or self.scheduler is not None or self.workers <= have:
+            return self, ""
+        note = (f"--workers {self.workers}: this machine has {have} core{'s' if have > 1 else ''}, and more "
+                f"workers than cores only slow the engine: running {have}")
+        return self.but(workers=have), note
+
     def workers_for(self, quick: bool = False) -> int | None:
         """The project's one worker policy: the workers asked for; else, for a quick job
         (well under a second, by the puzzle's own estimate) without a scheduler or

@@ -51,6 +51,7 @@ from puzzlesearch.engine.options import RunOptions, checked
 from puzzlesearch.engine.params import file_name, text, text_or_none, whole
 from puzzlesearch.engine.params import shown as shown_value
 from puzzlesearch.engine.paths import show as shown
+from puzzlesearch.engine.progress import Meter
 from puzzlesearch.engine.store import NotSaved, ResultsStore, canonical_json, saving
 from puzzlesearch.perm import bidir, formats, group, pictures, puzzlefile
 from puzzlesearch.perm.fullbfs import MAX_SHOW, Census, Table, census, census_memory, check_show, table, walk
@@ -58,6 +59,9 @@ from puzzlesearch.perm.layout import Layout, index_size, layout
 from puzzlesearch.perm.rules import Rules, State, parse_moves, parse_state, play, state_text
 
 STORE_GROUP = "perm group"
+#: the states the bidirectional search of `solve` stores at most unless told (about 1 GiB
+#: of one-word states with their depths, and minutes of work)
+MAX_SOLVE_STATES = 100_000_000
 
 
 @dataclass(frozen=True)
@@ -232,7 +236,7 @@ class Puzzle:
         rules, run = self.rules, checked(run)
         t0 = time.perf_counter()
         _read_store(rules, run)
-        found = group.count(rules)
+        found = group.count(rules, run.memory)
         _remember(rules, found, run)
         lay = layout(rules)
         size = index_size(lay)
@@ -257,7 +261,7 @@ class Puzzle:
         check_show(whole(show, "--show"))
         return census(self.rules, show, run=checked(run))
 
-    def solve(self, state: str | None = None, *, scramble: str | None = None,
+    def solve(self, state: str | None = None, *, scramble: str | None = None, states: int = MAX_SOLVE_STATES,
               run: RunOptions = RunOptions()) -> Solution:  # noqa: B008 (frozen)
         """A shortest sequence of moves from `state` (one token a position, see `solved`) or
         from the state a `scramble` makes ("R U R' F2") to the solved puzzle. A state the
@@ -269,10 +273,15 @@ class Puzzle:
         command's) is refused (ValueError, one line): it was asked for, and searching
         around it would hide the mistake. A file not made yet (missing or empty) holds no
         table: the bidirectional search runs, and `note` says so. That search's memory is
-        capped by run.memory. Either way the moves are replayed by the plain rules
+        capped by run.memory, and the states it stores by `states` (ValueError, one line,
+        saying how long the solution must then be); a progress bar counts them (run.progress).
+        Either way the moves are replayed by the plain rules
         (CheckFailed if they do not solve it)."""
         rules, run = self.rules, checked(run)
         state, scramble = text_or_none(state, "state"), text_or_none(scramble, "scramble")
+        states = whole(states, "--states")
+        if states < 1:
+            raise ValueError(f"--states must be at least 1, got {states}")
         t0 = time.perf_counter()
         if (state is None) == (scramble is None):
             raise ValueError("give the state to solve, or a scramble that makes it (not both)")
@@ -294,7 +303,14 @@ class Puzzle:
                           "(Schreier-Sims)")
         if reason:
             return Solution(rules.name, text, -1, (), (), reason, "", note, 0, time.perf_counter() - t0)
-        found = bidir.search(rules, lay, start, run=run)
+        try:
+            with Meter(f"{rules.name}: bidirectional search", None, "states", enabled=run.progress) as meter:
+                found = bidir.search(rules, lay, start, run=run, most=states, meter=meter)
+        except bidir.SearchBound as e:
+            depth = len(e.forward) - 1 + len(e.backward) - 1
+            raise ValueError(f"the bidirectional search stored {e.stored:,} states without a solution, and "
+                             f"its next layer could pass the bound of {e.most:,} (--states): the shortest "
+                             f"solution is longer than {depth} moves") from None
         if found.moves is None:
             return Solution(rules.name, text, -1, (), (), "the search ran out of states reachable from it "
                             "without meeting the solved puzzle", "bidirectional", note, found.states,
@@ -329,7 +345,13 @@ class Puzzle:
 
 
 def _factor(f) -> str:
-    return f"{f.numerator:,}" if f.denominator == 1 else f"{float(f):.4g}"
+    """A factor for people: whole numbers in full, others to 4 digits (any size: no float
+    overflow)."""
+    if f.denominator == 1:
+        return f"{f.numerator:,}"
+    if f < 10**300:
+        return f"{float(f):.4g}"
+    return f"about 10^{len(str(f.numerator // f.denominator)) - 1}"
 
 
 def _distinct(rules: Rules) -> bool:
@@ -354,11 +376,16 @@ def _complete(rules: Rules, run: RunOptions) -> bool:
     """Whether the invariants describe the group, so that they alone decide which states
     are reachable: from the results store, else counted (Schreier-Sims, sympy) and kept
     there, which spares later runs loading sympy. A store that cannot be written costs
-    nothing but that."""
+    nothing but that. A group too large to count (`group.count` refuses it) is taken as
+    described: no membership test, and the search answers an unreachable state by running
+    out of states (or at its bound)."""
     stored = _read_store(rules, run)
     if isinstance(stored, dict) and isinstance(stored.get("complete"), bool):
         return stored["complete"]
-    found = group.count(rules)
+    try:
+        found = group.count(rules, run.memory)
+    except ValueError:  # a group too large to count: the search itself finds out, by running out
+        return True
     _remember(rules, found, run)
     return found.complete
 
@@ -395,5 +422,6 @@ def plot(result: Census, filename: str) -> None:
     figures.save(pictures.histogram_figure(result), file_name(filename, "filename"))
 
 
-__all__ = ["FORMATS", "MAX_SHOW", "Census", "Example", "Info", "Puzzle", "RunOptions", "Solution",
+__all__ = ["FORMATS", "MAX_SHOW", "MAX_SOLVE_STATES", "Census", "Example", "Info", "Puzzle", "RunOptions",
+           "Solution",
            "check_convert", "check_plot", "examples", "find", "plot"]

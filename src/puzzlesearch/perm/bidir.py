@@ -13,8 +13,10 @@ A state is stored packed into 64-bit words (each kept position's label and twist
 small number, `Packing`); a layer is a sorted array of packed states, without repeats and
 without the states of the side's earlier layers. A layer is made by unpacking the last one
 a chunk at a time, applying every move to the whole chunk with numpy, packing, sorting and
-dropping what was seen. The solution is read back through the stored layers. Sizes are
-checked against the memory cap (engine.memory) before each layer is made.
+dropping what was seen (`Seen`: sorted runs merged as a binary counter carries, so that
+the test costs O(log n) per state however many layers there are). The solution is read
+back through the depths stored. Sizes are checked against the memory cap (engine.memory)
+before each layer is made, and the states stored against a bound (`most`) when given.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import numpy as np
 
 from puzzlesearch.engine.memory import require
 from puzzlesearch.engine.options import RunOptions
+from puzzlesearch.engine.progress import Meter
 from puzzlesearch.perm.layout import Layout
 from puzzlesearch.perm.rules import Move, Rules, State, inverse
 
@@ -146,77 +149,135 @@ def _contains(layer: np.ndarray, keys: np.ndarray) -> np.ndarray:
     return layer[at] == keys
 
 
-def search(rules: Rules, lay: Layout, start: State, *, run: RunOptions = RunOptions()) -> Found:  # noqa: B008
+class Seen:
+    """Every state one side has stored, with its depth: sorted runs of keys whose sizes at
+    least double from the newest to the oldest (two runs are merged as soon as the newer
+    is at least half the older, as a binary counter carries). A lookup costs one binary
+    search per run, O(log n) runs, and each state is merged O(log n) times, so a search of
+    a thousand layers of ten states costs what one of ten layers of a thousand does, not a
+    look into every earlier layer for every new one."""
+
+    def __init__(self, first: np.ndarray) -> None:
+        self.runs: list[tuple[np.ndarray, np.ndarray]] = []
+        self.layers = 0
+        self.add(first)
+
+    def add(self, layer: np.ndarray) -> None:
+        self.runs.append((layer, np.full(len(layer), self.layers, dtype=np.int32)))
+        self.layers += 1
+        while len(self.runs) > 1 and 2 * len(self.runs[-1][0]) >= len(self.runs[-2][0]):
+            (a, da), (b, db) = self.runs.pop(), self.runs.pop()
+            keys = np.concatenate((b, a))
+            order = np.argsort(keys, kind="stable")
+            self.runs.append((keys[order], np.concatenate((db, da))[order]))
+
+    @property
+    def nbytes(self) -> int:
+        return sum(k.nbytes + d.nbytes for k, d in self.runs)
+
+    def new(self, keys: np.ndarray) -> np.ndarray:
+        """The keys not stored yet."""
+        for run_keys, _ in self.runs:
+            keys = keys[~_contains(run_keys, keys)]
+        return keys
+
+    def depth(self, key) -> int:
+        """The layer that holds `key` (-1: none)."""
+        probe = np.array([key])
+        for run_keys, depths in self.runs:
+            at = int(np.searchsorted(run_keys, probe)[0])
+            if at < len(run_keys) and run_keys[at] == key:
+                return int(depths[at])
+        return -1
+
+
+def search(rules: Rules, lay: Layout, start: State, *, run: RunOptions = RunOptions(),  # noqa: B008
+           most: int | None = None, meter: Meter | None = None) -> Found:
     """The fewest moves from `start` to the solved puzzle (see the module docstring)."""
     t0 = time.perf_counter()
     ks = rules.ks
     pk = Packing(rules, lay)
     forward = _Mover(rules, lay, rules.moves, pk)
     backward = _Mover(rules, lay, [inverse(m, ks) for m in rules.moves], pk)
-    sides = [[pk.pack(pk.values(start))], [pk.pack(pk.values(rules.solved))]]
+    firsts = [pk.pack(pk.values(start)), pk.pack(pk.values(rules.solved))]
+    seen = [Seen(firsts[0]), Seen(firsts[1])]
+    last = list(firsts)
+    sizes: list[list[int]] = [[1], [1]]
     movers = [forward, backward]
-    if sides[0][0][0] == sides[1][0][0]:
+    if firsts[0][0] == firsts[1][0]:
         return Found((), (1,), (1,), time.perf_counter() - t0)
     while True:
-        side = 0 if len(sides[0][-1]) <= len(sides[1][-1]) else 1
-        layer = _grow(sides[side], movers[side], pk, len(rules.moves), run)
+        side = 0 if len(last[0]) <= len(last[1]) else 1
+        stored = sum(sum(x) for x in sizes)
+        if most is not None and stored + len(last[side]) * len(rules.moves) > most:
+            raise SearchBound(stored, most, tuple(sizes[0]), tuple(sizes[1]))
+        layer = _grow(seen[side], last[side], movers[side], pk, len(rules.moves), run, seen[1 - side].nbytes)
         if len(layer) == 0:
-            return Found(None, tuple(map(len, sides[0])), tuple(map(len, sides[1])), time.perf_counter() - t0)
-        sides[side].append(layer)
-        met = _contains(sides[1 - side][-1], layer)
+            return Found(None, tuple(sizes[0]), tuple(sizes[1]), time.perf_counter() - t0)
+        met = _contains(last[1 - side], layer)
+        seen[side].add(layer)
+        last[side] = layer
+        sizes[side].append(len(layer))
+        if meter is not None:
+            meter.update(stored + len(layer), note=f"layers {len(sizes[0]) - 1} + {len(sizes[1]) - 1}")
         if met.any():
             x = layer[np.argmax(met)]
-            moves = _path(rules, pk, sides, movers, x)
-            return Found(tuple(moves), tuple(map(len, sides[0])), tuple(map(len, sides[1])),
-                         time.perf_counter() - t0)
+            moves = _path(rules, pk, seen, movers, x)
+            return Found(tuple(moves), tuple(sizes[0]), tuple(sizes[1]), time.perf_counter() - t0)
 
 
-def _grow(layers: list[np.ndarray], mover: _Mover, pk: Packing, nmoves: int, run: RunOptions) -> np.ndarray:
-    """The next layer: the images of the last one, sorted, without repeats or earlier states."""
-    last = layers[-1]
+class SearchBound(Exception):
+    """The search stored `stored` states, and its next layer could take it past `most`."""
+
+    def __init__(self, stored: int, most: int, forward: tuple[int, ...], backward: tuple[int, ...]) -> None:
+        super().__init__(f"{stored:,} states stored")
+        self.stored, self.most, self.forward, self.backward = stored, most, forward, backward
+
+
+def _grow(seen: Seen, last: np.ndarray, mover: _Mover, pk: Packing, nmoves: int, run: RunOptions,
+          other: int) -> np.ndarray:
+    """The next layer: the images of the last one, sorted, without repeats or earlier
+    states (directed moves may lead back to any earlier layer, not only the last two)."""
     images = len(last) * nmoves
-    require(images * (8 * pk.words) * 3 + sum(a.nbytes for a in layers), run.memory,
+    require(images * (8 * pk.words) * 3 + 2 * seen.nbytes + other, run.memory,
             f"a layer of {images:,} images of the bidirectional search")
     parts = []
     for lo in range(0, len(last), CHUNK):
         values = pk.unpack(last[lo:lo + CHUNK])
         for j in range(nmoves):
             parts.append(pk.pack(mover.images(values, j)))
-    new = np.unique(np.concatenate(parts))
-    for old in layers:  # directed moves may lead back to any earlier layer, not only the last two
-        new = new[~_contains(old, new)]
-    return new
+    return seen.new(np.unique(np.concatenate(parts)))
 
 
-def _path(rules: Rules, pk: Packing, sides: list[list[np.ndarray]], movers: list[_Mover], x) -> list[str]:
+def _path(rules: Rules, pk: Packing, seen: list[Seen], movers: list[_Mover], x) -> list[str]:
     """The moves from the start to the solved puzzle through the meeting state x."""
     names = [m.name for m in rules.moves]
     before: list[str] = []
     key = x
-    fwd = sides[0]
-    depth = next(d for d, layer in enumerate(fwd) if _contains(layer, np.array([key]))[0])
+    fwd = seen[0]
+    depth = fwd.depth(key)
     while depth > 0:
         values = pk.unpack(np.array([key]))
         for j in range(len(names)):  # a predecessor: undo move j, look in the layer before
             prev = pk.pack(movers[1].images(values, j))
-            if _contains(fwd[depth - 1], prev)[0]:
+            if fwd.depth(prev[0]) == depth - 1:
                 before.append(names[j])
                 key, depth = prev[0], depth - 1
                 break
     before.reverse()
     after: list[str] = []
     key = x
-    back = sides[1]
-    depth = next(d for d, layer in enumerate(back) if _contains(layer, np.array([key]))[0])
+    back = seen[1]
+    depth = back.depth(key)
     while depth > 0:
         values = pk.unpack(np.array([key]))
         for j in range(len(names)):  # a successor one step nearer the solved puzzle
             nxt = pk.pack(movers[0].images(values, j))
-            if _contains(back[depth - 1], nxt)[0]:
+            if back.depth(nxt[0]) == depth - 1:
                 after.append(names[j])
                 key, depth = nxt[0], depth - 1
                 break
     return before + after
 
 
-__all__ = ["Found", "Packing", "search"]
+__all__ = ["Found", "Packing", "SearchBound", "Seen", "search"]

@@ -7,6 +7,7 @@ becomes the one stderr line (clikit.library_call).
 from __future__ import annotations
 
 from dataclasses import asdict
+from fractions import Fraction
 
 import click
 
@@ -49,7 +50,7 @@ def list_examples(as_json: bool) -> int:
 
 @perm.command()
 @click.argument("file")
-@clikit.run_options(workers=False, checkpoint=False, store=True)
+@clikit.run_options(workers=False, checkpoint=False, store=True, memory=True)
 @clikit.json_option
 def info(file: str, as_json: bool, run: RunOptions) -> int:
     """Count the states exactly (Schreier-Sims) and say why they are not every arrangement.
@@ -73,8 +74,7 @@ def info(file: str, as_json: bool, run: RunOptions) -> int:
         click.echo(f"reachable  every one of the {number_text(result.arrangements)} arrangements of the "
                    "pieces")
     else:
-        whole, rest = divmod(result.arrangements, result.states)  # exact, however many digits
-        share = f"1 in {number_text(whole)}" if not rest else f"{result.states / result.arrangements:.3g}"
+        share = _share(result.states, result.arrangements)
         click.echo(f"reachable  {number_text(result.states)} of the {number_text(result.arrangements)} "
                    f"arrangements ({share}):")
         for reason in result.constraints:
@@ -86,6 +86,18 @@ def info(file: str, as_json: bool, run: RunOptions) -> int:
     if result.source:
         click.echo(f"source     {result.source}")
     return clikit.EXIT_OK
+
+
+def _share(states: int, arrangements: int) -> str:
+    """"1 in 6", "2/3" or "0.0417": from exact integers, so that no count is too large to print."""
+    if arrangements % states == 0:
+        return f"1 in {number_text(arrangements // states)}"
+    share = Fraction(states, arrangements)
+    if share.denominator < 1000:  # exact: "2/3"
+        return f"{share.numerator}/{share.denominator}"
+    if share > Fraction(1, 10**300):
+        return f"{float(share):.3g}"
+    return f"about 1 in 10^{len(str(arrangements // states)) - 1}"
 
 
 @perm.command()
@@ -129,10 +141,12 @@ def _print_census(result: api.Census, verbose: bool) -> None:
 @click.argument("state", nargs=-1)
 @click.option("--scramble", default=None, metavar="MOVES",
               help="Solve the state these moves make from the solved puzzle, e.g. \"R U R' F2\".")
+@click.option("--states", "most", type=int, default=api.MAX_SOLVE_STATES, show_default=True, metavar="N",
+              help="Most states the bidirectional search stores before it gives up.")
 @clikit.run_options(workers=False, checkpoint=True, store=True, memory=True)
 @clikit.verbose_option
 @clikit.json_option
-def solve(file: str, state: tuple[str, ...], scramble: str | None, verbose: bool, as_json: bool,
+def solve(file: str, state: tuple[str, ...], scramble: str | None, most: int, verbose: bool, as_json: bool,
           run: RunOptions) -> int:
     """Fewest moves from STATE to the solved puzzle (bidirectional search), move by move.
 
@@ -151,7 +165,7 @@ def solve(file: str, state: tuple[str, ...], scramble: str | None, verbose: bool
     if not state and scramble is None:
         clikit.fail("give the STATE to solve (a piece for each position) or --scramble MOVES")
     with clikit.library_call(run, resumable=False):
-        result = puzzle.solve(" ".join(state) if state else None, scramble=scramble, run=run)
+        result = puzzle.solve(" ".join(state) if state else None, scramble=scramble, states=most, run=run)
     if result.moves >= 0 and puzzle.play(" ".join(result.sequence), result.start) != puzzle.solved:
         click.echo("check failed: the moves found do not solve the puzzle", err=True)
         return clikit.EXIT_CHECK_FAILED

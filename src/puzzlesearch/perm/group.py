@@ -34,13 +34,17 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from math import prod
+from math import gcd, prod
 
 from puzzlesearch.engine.space import parity
+from puzzlesearch.perm import schreier
 from puzzlesearch.perm.layout import Layout, dropped, layout, orbit_arrangements
 from puzzlesearch.perm.rules import Rules, State, arrangements
 
 TWIST, PARITY = "twist", "parity"
+#: the most points (positions x twists) of a group the invariants do not describe that is
+#: counted exactly (sympy's deterministic Schreier–Sims, seconds at this size)
+MAX_EXACT_POINTS = 64
 
 
 @dataclass(frozen=True)
@@ -176,8 +180,24 @@ def group(rules: Rules, lay: Layout):
     return PermutationGroup([Permutation(as_points(lay, pts, ks, m.perm, m.twist)) for m in rules.moves])
 
 
-def count(rules: Rules) -> Count:
-    """The states reachable from the solved puzzle, exactly, and why there are not more."""
+def _generators(rules: Rules, lay: Layout, pts: dict[tuple[int, int], int]) -> list[list[int]]:
+    """The moves as permutations of the points, each once (a metric's powers repeat none)."""
+    if not pts:
+        return []
+    found: dict[tuple[int, ...], None] = {}
+    for m in rules.moves:
+        found.setdefault(tuple(as_points(lay, pts, rules.ks, m.perm, m.twist)), None)
+    return [list(g) for g in found]
+
+
+def count(rules: Rules, memory: int | None = None) -> Count:
+    """The states reachable from the solved puzzle, exactly, and why there are not more.
+
+    The group's order is first grown from below by a randomized Schreier–Sims
+    (`schreier`) until it meets the order of everything the invariants allow, which proves
+    it; when it does not meet it, the invariants do not describe the group and sympy's
+    deterministic Schreier–Sims counts it, on at most MAX_EXACT_POINTS points (ValueError,
+    one line, beyond). `memory` caps the chain (engine.memory)."""
     t0 = time.perf_counter()
     lay = layout(rules)
     comps = invariants(lay)
@@ -186,13 +206,21 @@ def count(rules: Rules) -> Count:
     a = Lattice(moduli, vectors)
     b_gens = free_parities(lay, comps)
     ab = Lattice(moduli, vectors + b_gens)
-    g = group(rules, lay)
-    order = int(g.order())
     placements = prod(orbit_arrangements(lay, o) * k ** len(orbit)
                       for o, (orbit, k) in enumerate(zip(lay.orbits, lay.twists, strict=True)))
     whole = prod(_orbit_group(len(orbit), k) for orbit, k in zip(lay.orbits, lay.twists, strict=True))
     i_size = prod(moduli)
-    complete = order * i_size == whole * a.size  # G is everything its invariants allow
+    upper = whole * a.size // i_size  # every element keeps its invariants in A
+    pts = points(lay)
+    order = schreier.order(_generators(rules, lay, pts), upper, memory,
+                           f"Schreier-Sims on the {len(pts):,} points of {rules.name}")
+    if order is None:
+        if len(pts) > MAX_EXACT_POINTS:
+            raise ValueError(f"{rules.name}: the invariants do not describe the group of its moves, and an "
+                             f"exact count of such a group is made on at most {MAX_EXACT_POINTS} points "
+                             f"(positions x twists), got {len(pts):,}")
+        order = int(group(rules, lay).order())
+    complete = order == upper  # G is everything its invariants allow
     if not b_gens and all(len(c) == len(o) for c, o in zip(lay.counts, lay.orbits, strict=True)):
         states, how = order, f"Schreier-Sims: the moves generate a group of {order:,} elements, one a state"
     elif complete:
@@ -200,16 +228,20 @@ def count(rules: Rules) -> Count:
         how = (f"the group of {order:,} elements (Schreier-Sims) over the {order // states:,} of them that "
                "only exchange identical pieces, counted from the invariants, which describe the group")
     else:
-        stab = stabiliser_order(rules, lay, g)
+        stab = stabiliser_order(rules, lay, group(rules, lay))
         states = order // stab
         how = (f"the group of {order:,} elements (Schreier-Sims) over the {stab:,} of them that only "
                "exchange identical pieces (a backtrack search of the group)")
     total = prod(arrangements(s) for s in rules.sets)
     reasons = _reasons(rules, lay, comps, vectors + b_gens, ab)
+    orbit_only = len(reasons) == sum(1 for i in range(len(rules.sets)) if _orbit_reason(rules, lay, i))
     allowed = placements * ab.size // i_size
     if states != allowed:
-        reasons.append((f"further ties the invariants above do not explain: the moves reach {states:,} of "
-                        f"the {allowed:,} arrangements they allow", Fraction(allowed, states)))
+        # what the group keeps beyond the orbits and the invariants (found by Schreier-Sims,
+        # with no simple rule to name): the factor that is left, said as such
+        told = "keeping each piece in its orbit" if orbit_only else "the invariants above allow"
+        reasons.append((f"the moves tie the pieces further, in ways no twist sum or parity tells: they reach "
+                        f"{states:,} of the {allowed:,} arrangements {told}", Fraction(allowed, states)))
     return Count(states, order, total, tuple(reasons), how, complete, time.perf_counter() - t0)
 
 
@@ -252,18 +284,22 @@ def _reasons(rules: Rules, lay: Layout, comps: list[Invariant], gens: list[list[
         reason = _orbit_reason(rules, lay, s_index)
         if reason:
             reasons.append(reason)
-    zero = [j for j in range(len(comps)) if all(v[j] % comps[j].modulus == 0 for v in gens)]
-    for j in zero:
-        c = comps[j]
+    # each invariant alone: the values the moves give it are the multiples of d, the gcd of
+    # what each move adds and the modulus (d = the modulus: always 0)
+    steps = [gcd(c.modulus, *(v[j] for v in gens)) for j, c in enumerate(comps)]
+    alone = [j for j in range(len(comps)) if steps[j] > 1]
+    for j in alone:
+        c, d = comps[j], steps[j]
         name = orbit_name(rules, lay, c.orbit)
         if c.kind == TWIST:
-            reasons.append((f"the twists of the {name} always add up to 0 (mod {c.modulus})",
-                            Fraction(c.modulus)))
+            sums = "0" if d == c.modulus else f"a multiple of {d}"
+            reasons.append((f"the twists of the {name} always add up to {sums} (mod {c.modulus})",
+                            Fraction(d)))
         else:
             reasons.append((f"the {name} always make an even permutation", Fraction(2)))
-    rest = Fraction(prod(c.modulus for c in comps), lattice.size) / prod(comps[j].modulus for j in zero)
+    rest = Fraction(prod(c.modulus for c in comps), lattice.size) / prod(steps[j] for j in alone)
     if rest > 1:
-        live = [j for j in range(len(comps)) if j not in zero]
+        live = [j for j in range(len(comps)) if steps[j] < comps[j].modulus]
         tied = _parity_ties(comps, gens, live)
         if tied and prod(2 ** (len(t) - 1) for t in tied) == rest:
             for t in tied:
@@ -271,7 +307,8 @@ def _reasons(rules: Rules, lay: Layout, comps: list[Invariant], gens: list[list[
                 reasons.append((f"the {names} always have the same parity", Fraction(2 ** (len(t) - 1))))
         else:
             names = ", ".join(dict.fromkeys(orbit_name(rules, lay, comps[j].orbit) for j in live))
-            reasons.append((f"the twists and parities of the {names} are tied together", rest))
+            reasons.append((f"the twist sums and parities of the {names} are tied to each other: the moves "
+                            f"make 1 in {rest} of their combinations", rest))
     return reasons
 
 
@@ -343,8 +380,11 @@ def unreachable(rules: Rules, state: State, lay: Layout | None = None) -> str:
     positions = rules.positions
     for i in dropped(rules, lay):
         if labels[i] != solved[i] or twists[i]:
-            return f"no move touches {positions[i]}, which holds {names[labels[i]]}" + (
-                f"+{twists[i]}" if twists[i] else "") + f", not {names[solved[i]]}"
+            held = names[labels[i]] + (f"+{twists[i]}" if twists[i] else "")
+            if positions[i] in rules.fixed:
+                return (f"{positions[i]} is held in place (fixed: its piece never moves), and it holds "
+                        f"{held}, not {names[solved[i]]}")
+            return f"no move touches {positions[i]}, which holds {held}, not {names[solved[i]]}"
     for orbit in lay.orbits:
         want = sorted(solved[i] for i in orbit)
         if sorted(labels[i] for i in orbit) != want:
@@ -358,12 +398,13 @@ def unreachable(rules: Rules, state: State, lay: Layout | None = None) -> str:
     perm = _element(lay, solved, labels)
     vec = move_vector(lay, comps, perm, twists)
     for j, c in enumerate(comps):
-        free = any(v[j] % c.modulus for v in vectors + b_gens)
-        if not free and vec[j] % c.modulus:
+        d = gcd(c.modulus, *(v[j] for v in vectors + b_gens))
+        if d > 1 and vec[j] % d:
             name = orbit_name(rules, lay, c.orbit)
             if c.kind == TWIST:
+                keeps = "at 0" if d == c.modulus else f"a multiple of {d}"
                 return (f"the twists of the {name} add up to {vec[j]} (mod {c.modulus}); every move keeps "
-                        f"that sum at 0")
+                        f"that sum {keeps}")
             return f"the {name} are in an odd permutation; every move makes an even one"
     if vec not in Lattice(moduli, vectors + b_gens):
         for tie in _parity_ties(comps, vectors + b_gens, list(range(len(comps)))):

@@ -29,7 +29,9 @@ the text): ``cube.toml:12: move R: unknown position 'urf' ...``.
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 import tomllib
 from collections.abc import Sequence
 from pathlib import Path
@@ -42,6 +44,7 @@ from puzzlesearch.perm.rules import (
     Rules,
     compose,
     identity,
+    inverse,
     is_identity,
     order,
     power_name,
@@ -60,6 +63,7 @@ MAX_POSITIONS = 4096
 MAX_ORDER = 10_000  # a move whose inverse is generated repeats within this many turns
 MAX_POWERS = 64  # the most powers of one move metric = "powers" makes moves
 MAX_ROTATIONS = 100_000  # the turns of the whole puzzle [rotations] generates at most
+MAX_FILE_BYTES = 16 << 20  # a puzzle file's largest size (4,096 positions with long move lists fit)
 #: a key at the start of a line: bare, "quoted" or 'quoted' parts joined by dots
 _PART = r"""(?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*')"""
 KEY = re.compile(rf"\s*({_PART}(?:\s*\.\s*{_PART})*)\s*=")
@@ -88,18 +92,48 @@ def load(filename: str | Path, shown: str | None = None) -> Rules:
 
 
 def read_text(path: Path, shown: str) -> str:
-    """A puzzle file's text; ValueError in one line when it cannot be read as UTF-8 text. A
-    byte-order mark, which some editors put at the start of a UTF-8 file, is dropped."""
+    """A puzzle file's text; ValueError in one line when it cannot be read as UTF-8 text.
+
+    Only a regular file of at most MAX_FILE_BYTES is read: what it is, and its size, are
+    asked of the file system first (os.stat), so that a FIFO (whose open would wait for a
+    writer), a device that never ends (/dev/zero) or a folder is refused at once, without
+    being opened. The file is then opened without blocking and read up to one byte past
+    the cap, in case it changed since. A byte-order mark, which some editors put at the
+    start of a UTF-8 file, is dropped."""
     try:
-        return path.read_text(encoding="utf-8-sig")
+        st = os.stat(path)
     except FileNotFoundError:
         raise ValueError(f"{shown}: no such file") from None
-    except IsADirectoryError:
-        raise ValueError(f"{shown} is a folder, not a puzzle file") from None
-    except UnicodeDecodeError:
-        raise ValueError(f"{shown}: not a text file (UTF-8)") from None
     except OSError as e:
         raise ValueError(f"{shown}: cannot be read ({e.strerror or e})") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise ValueError(f"{shown} is a folder, not a puzzle file")
+    if not stat.S_ISREG(st.st_mode):
+        raise ValueError(f"{shown} is {_kind(st.st_mode)}, not a puzzle file (a regular file is read)")
+    if st.st_size > MAX_FILE_BYTES:
+        raise ValueError(f"{shown}: {st.st_size:,} bytes, more than a puzzle file's {MAX_FILE_BYTES:,}")
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):  # replaced since the stat
+                raise ValueError(f"{shown}: not a regular file, not a puzzle file")
+            data = f.read(MAX_FILE_BYTES + 1)
+    except OSError as e:
+        raise ValueError(f"{shown}: cannot be read ({e.strerror or e})") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise ValueError(f"{shown}: more than a puzzle file's {MAX_FILE_BYTES:,} bytes")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ValueError(f"{shown}: not a text file (UTF-8)") from None
+
+
+def _kind(mode: int) -> str:
+    for test, name in ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a regular file"
 
 
 def loads(text: str, shown: str, stem: str = "puzzle") -> Rules:
@@ -239,11 +273,18 @@ def build(spec: dict[str, Any]) -> Rules:
         powers = {"given": [1], "inverses": sorted({1, n - 1}), "powers": list(range(1, n))}[own_metric]
         power = identity(len(ks))
         made = {}
-        for p in range(1, max(powers) + 1):
+        # powers one by one up to the last asked for, but the inverse at once: a long cycle
+        # has thousands of powers before it
+        last = max(p for p in powers if p == 1 or own_metric == "powers")
+        for p in range(1, last + 1):
             power = compose(power, move, ks)
             if p in powers:
-                shown = power_name(move_name, p, n) if n else move_name
-                made[p] = _turn_back(power, fixed, rotations, ks, positions, shown, path)
+                made[p] = _turn_back(power, fixed, rotations, ks, positions, power_name(move_name, p, n)
+                                     if n else move_name, path)
+        for p in powers:
+            if p not in made:
+                made[p] = _turn_back(inverse(move, ks), fixed, rotations, ks, positions,
+                                     power_name(move_name, p, n), path)
         base.append(Move(move_name, made[1].perm, made[1].twist))
         for p, m in made.items():
             shown = power_name(move_name, p, n) if n else move_name
@@ -459,9 +500,9 @@ def _rotations(spec: dict, where: dict[str, int], ks: Sequence[int], set_of: Seq
                 if h not in group:
                     group.add(h)
                     nxt.append(h)
-        if len(group) > MAX_ROTATIONS:
-            raise SpecError(("rotations",), f"[rotations] generate more than {MAX_ROTATIONS:,} turns; "
-                                            "they should be the turns of the whole puzzle")
+                    if len(group) > MAX_ROTATIONS:  # checked at each new turn: a layer may be huge
+                        raise SpecError(("rotations",), f"[rotations] generate more than {MAX_ROTATIONS:,} "
+                                                        "turns; they should be the turns of the whole puzzle")
         frontier = nxt
     return sorted(group, key=lambda g: not is_identity(g))
 

@@ -25,15 +25,23 @@ statement in a minute, and the reference for the faster searches of the package.
 from __future__ import annotations
 
 import re
+import sys
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from math import gcd, lcm
 
 from puzzlesearch.engine.space import multinomial
 
 State = tuple[tuple[int, ...], tuple[int, ...]]
 #: what may not appear in a position's or a colour's name: the cycle notation's own signs
 NAME = re.compile(r"[^\s()+,']+")
+#: the digits of the largest count a puzzle has (4,096! arrangements, 255 twists each: about
+#: 23,000): Python refuses to print an int of more than 4,300 digits unless told, a guard
+#: against text read from outside, which these counts never are
+COUNT_DIGITS = 25_000
+if 0 < sys.get_int_max_str_digits() < COUNT_DIGITS:
+    sys.set_int_max_str_digits(COUNT_DIGITS)
 MAX_TURNS = 1000  # the largest count of turns a scramble's token may give (R1000)
 
 
@@ -173,13 +181,26 @@ def inverse(m: Move, ks: Sequence[int], name: str = "") -> Move:
 
 
 def order(m: Move, ks: Sequence[int], most: int) -> int:
-    """The smallest p >= 1 with m^p the identity; 0 when it is larger than `most`."""
-    power = m
-    for p in range(1, most + 1):
-        if is_identity(power):
-            return p
-        power = compose(power, m, ks)
-    return 0
+    """The smallest p >= 1 with m^p the identity; 0 when it is larger than `most`. From the
+    cycles: a cycle of length L whose twists add up to T (mod k) comes back after L turns
+    turned by T, so after L x k / gcd(T, k); the move's order is the lcm over its cycles
+    (a pass over the positions, where powering would take up to `most` of them)."""
+    seen = [False] * len(m.perm)
+    found = 1
+    for start in range(len(m.perm)):
+        if seen[start]:
+            continue
+        length, total, i = 0, 0, start
+        while not seen[i]:
+            seen[i] = True
+            total += m.twist[i]
+            length += 1
+            i = m.perm[i]
+        k = ks[start]
+        found = lcm(found, length * (k // gcd(total % k, k)))
+        if found > most:
+            return 0
+    return found
 
 
 def power_name(name: str, p: int, n: int) -> str:

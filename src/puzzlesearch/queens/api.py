@@ -259,6 +259,14 @@ def count(
         )
     if given.note:
         return Count(n, 0, 0, given.text, "complete", 0, 0, time.perf_counter() - t0, given.note)
+    free = n - len(given.squares)
+    if given.squares and free > MAX_COUNT_N:
+        # the queens still to place face a board of `free` rows with a few squares taken:
+        # a search of the size of counting all solutions of about that n, refused alike
+        raise ValueError(
+            f"--fixed gives {len(given.squares)} queen{'s' if len(given.squares) > 1 else ''} of {n}: the "
+            f"other {free} rows are a search like counting all solutions of n={free} (refused above "
+            f"{MAX_COUNT_N}, decades of CPU time here); give at least {n - MAX_COUNT_N} queens")
     quick = n <= tasks.QUICK_N
     workers = run.workers_for(quick)
     options = run.but(workers=workers)
