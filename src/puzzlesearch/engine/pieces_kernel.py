@@ -57,13 +57,40 @@ bytes a thread writes).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 from puzzlesearch.engine.layers_kernel import CUR, HAS_CUR, HAS_UNSEEN, NEXT, UNSEEN, get, popcount, put
 
 K, AW, TW, HI, DISTINCT, ARR, TWN, W, TOTAL, TSUM, NLAB, COUNT, PAR = range(13)
 RAD, CW, OFF, LO, CKIND = range(5)
 ARRANGEMENT, TWIST = 0, 1
+
+
+@intrinsic
+def fetch_and(typingctx, address, mask):
+    """The byte at `address` ANDed with `mask` in one atomic step (LLVM's atomicrmw and);
+    the byte it held before."""
+    if not isinstance(address, types.Integer) or not isinstance(mask, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        ptr = builder.inttoptr(args[0], ir.IntType(8).as_pointer())
+        bits = builder.trunc(args[1], ir.IntType(8)) if mask.bitwidth > 8 else args[1]
+        return builder.atomic_rmw("and", ptr, bits, "monotonic")
+
+    return types.uint8(address, mask), codegen
+
+
+@njit(cache=True, inline="always")
+def mark_next(address, t):
+    """UNSEEN -> NEXT for state t, safe while other threads do the same to its byte (NEXT is
+    UNSEEN with its low bit cleared, and an UNSEEN state becomes nothing else in a pass);
+    whether this call marked it."""
+    s = (t & 3) << 1
+    old = fetch_and(address + (t >> 2), np.uint8(0xFF ^ (1 << s)))
+    return ((old >> s) & 3) == UNSEEN
 
 
 @njit(cache=True, inline="always")
@@ -241,15 +268,30 @@ def scratch(n, m, nc):
             np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64))
 
 
+@njit(cache=True, inline="always")
+def last_row(coords):
+    """The last coordinate (it alone changes between most indices a pass meets in turn), its
+    radix, weight and table: what the passes move it by without calling locate and refresh,
+    whose many array arguments cost more than the row itself (radix 0 when it has no table)."""
+    nl = coords.shape[1] - 1
+    if nl < 0 or coords[OFF, nl] < 0:
+        return nl, 0, 0, 0
+    return nl, coords[RAD, nl], coords[CW, nl], coords[OFF, nl]
+
+
 @njit(cache=True, nogil=True)
 def push(cells, lo, hi, start, kind, n, moves, table, coords, tabs, cols, buf, counts):
-    """layers_kernel.push for pieces (kind: PIECES, as Space.arrays gives it)."""
+    """layers_kernel.push for pieces (kind: PIECES, as Space.arrays gives it), except that
+    every image, in [lo, hi) or not, is marked here by an atomic step (mark_next) rather
+    than buffered for its owner's thread: a far image costs one random access instead of
+    two, and nothing is left for `layers_kernel.mark` (counts[1] is 0)."""
     m = moves.shape[0]
     nc = coords.shape[1]
     vals, rows, known, partial, labels, twists, tally = scratch(n, m, nc)
+    nl, rl, wl, offl = last_row(coords)
     ranks = partial[nc]
     held = np.zeros(max(m, 1), dtype=np.uint8)
-    room = buf.shape[0] - m
+    address = cells.ctypes.data
     marked, nb = 0, 0
     last = -1
     idx = start
@@ -260,23 +302,25 @@ def push(cells, lo, hi, start, kind, n, moves, table, coords, tabs, cols, buf, c
         if get(cells, idx) != CUR:
             idx += 1
             continue
-        if nb > room:
-            break
-        top = locate(idx, last, coords, vals)
+        d = idx - last
+        if last >= 0 and vals[nl] + d < rl:  # only the last coordinate moves: one row
+            vals[nl] += d
+            base = offl + vals[nl] * m
+            for j in range(m):
+                ranks[j] = partial[nl, j] + tabs[base + cols[j]] * wl
+        else:
+            top = locate(idx, last, coords, vals)
+            refresh(top, n, coords, vals, moves, table, tabs, cols, rows, known, partial, labels, twists,
+                    tally)
         last = idx
-        refresh(top, n, coords, vals, moves, table, tabs, cols, rows, known, partial, labels, twists, tally)
         for j in range(m):  # every byte first: independent loads the CPU overlaps (cache misses)
             held[j] = cells[ranks[j] >> 2]
         for j in range(m):
             t = ranks[j]
-            if (held[j] >> ((t & 3) << 1)) & 3 == UNSEEN:  # a seen state never becomes unseen
-                if lo <= t < hi:
-                    if get(cells, t) == UNSEEN:  # again: an earlier image may share the byte
-                        put(cells, t, NEXT)
-                        marked += 1
-                else:
-                    buf[nb] = t
-                    nb += 1
+            # a seen state never becomes unseen; read again (cached now) before the atomic
+            # step, since an earlier image may have marked it
+            if (held[j] >> ((t & 3) << 1)) & 3 == UNSEEN and get(cells, t) == UNSEEN:
+                marked += mark_next(address, t)
         idx += 1
     counts[0] = marked
     counts[1] = nb
@@ -289,6 +333,8 @@ def emit(cells, lo, hi, start, value, kind, n, moves, table, coords, tabs, cols,
     m = moves.shape[0]
     nc = coords.shape[1]
     vals, rows, known, partial, labels, twists, tally = scratch(n, m, nc)
+    nl, rl, wl, offl = last_row(coords)
+    ranks = partial[nc]
     room = buf.shape[0] - m
     nb = 0
     last = -1
@@ -299,9 +345,17 @@ def emit(cells, lo, hi, start, value, kind, n, moves, table, coords, tabs, cols,
             continue
         if nb > room:
             break
-        top = locate(idx, last, coords, vals)
+        d = idx - last
+        if last >= 0 and vals[nl] + d < rl:  # only the last coordinate moves: one row
+            vals[nl] += d
+            base = offl + vals[nl] * m
+            for j in range(m):
+                ranks[j] = partial[nl, j] + tabs[base + cols[j]] * wl
+        else:
+            top = locate(idx, last, coords, vals)
+            refresh(top, n, coords, vals, moves, table, tabs, cols, rows, known, partial, labels, twists,
+                    tally)
         last = idx
-        refresh(top, n, coords, vals, moves, table, tabs, cols, rows, known, partial, labels, twists, tally)
         for j in range(m):
             buf[nb] = partial[nc, j]
             nb += 1
@@ -316,6 +370,8 @@ def pull(cells, lo, hi, kind, n, moves, table, coords, tabs, cols):
     m = moves.shape[0]
     nc = coords.shape[1]
     vals, rows, known, partial, labels, twists, tally = scratch(n, m, nc)
+    nl, rl, wl, offl = last_row(coords)
+    ranks = partial[nc]
     marked = 0
     last = -1
     idx = lo
@@ -326,9 +382,17 @@ def pull(cells, lo, hi, kind, n, moves, table, coords, tabs, cols):
         if get(cells, idx) != UNSEEN:
             idx += 1
             continue
-        top = locate(idx, last, coords, vals)
+        d = idx - last
+        if last >= 0 and vals[nl] + d < rl:  # only the last coordinate moves: one row
+            vals[nl] += d
+            base = offl + vals[nl] * m
+            for j in range(m):
+                ranks[j] = partial[nl, j] + tabs[base + cols[j]] * wl
+        else:
+            top = locate(idx, last, coords, vals)
+            refresh(top, n, coords, vals, moves, table, tabs, cols, rows, known, partial, labels, twists,
+                    tally)
         last = idx
-        refresh(top, n, coords, vals, moves, table, tabs, cols, rows, known, partial, labels, twists, tally)
         for j in range(m):  # one at a time: most states find a predecessor early
             if get(cells, partial[nc, j]) == CUR:
                 put(cells, idx, NEXT)
