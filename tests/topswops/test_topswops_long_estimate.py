@@ -97,11 +97,11 @@ def test_a_beam_follows_its_random_numbers():
 
 
 def test_long_follows_its_seed_on_one_worker():
-    # its first deck is its first beam's (goal=1 stops there): the same for the same seed,
+    # its first deck is its greedy beam's (goal=1 stops there): the same for the same seed,
     # another for another seed, as the beams above
     a, b, c = (api.long(30, seconds=30, seed=seed, goal=1, run=RunOptions(workers=1)) for seed in (7, 7, 8))
     assert a.deck == b.deck and a.deck != c.deck
-    assert [i.method for i in a.improvements] == ["start", "beam 64"]
+    assert [i.method for i in a.improvements] == ["start", "beam 1"]
 
 
 @pytest.mark.slow
@@ -126,7 +126,8 @@ def test_the_widest_beam_that_fits_runs_again(monkeypatch):
 
     monkeypatch.setattr(long_module, "beam", beam)
     api.long(12, seconds=3, seed=1, run=RunOptions(workers=1))
-    assert widths[:3] == [64, 128, 256] and len(widths) >= 5 and set(widths[3:]) == {256}
+    # the greedy beam of width 1 first, then the worker's doubling beams
+    assert widths[:4] == [1, 64, 128, 256] and len(widths) >= 6 and set(widths[4:]) == {256}
 
 
 def test_every_worker_searches_and_only_longer_decks_are_reported():
@@ -134,8 +135,8 @@ def test_every_worker_searches_and_only_longer_decks_are_reported():
     r = api.long(13, seconds=60, seed=5, report=seen.append, goal=F[13], run=RunOptions(workers=2))
     assert [i.steps for i in seen] == sorted({i.steps for i in seen})  # one report per length, rising
     assert r.steps == seen[-1].steps == F[13] and r.seconds < 60
-    assert seen[0].method == "start"
-    assert all(i.method.endswith(("(worker 0)", "(worker 1)")) for i in seen[1:])
+    assert [i.method for i in seen[:2]] == ["start", "beam 1"]  # the greedy beam, before the workers
+    assert all(i.method.endswith(("(worker 0)", "(worker 1)")) for i in seen[2:])
 
 
 @pytest.mark.slow
@@ -333,6 +334,16 @@ def test_long_ends_about_its_seconds_even_in_its_first_beam(workers, compiled):
     r = api.long(255, seconds=0.5, seed=2, run=RunOptions(workers=workers))
     assert r.seconds < 3
     assert r.steps > 0 and rules.steps(r.deck) == r.steps
+
+
+@pytest.mark.parametrize("n", [2, 3, 5, 20])
+def test_a_run_too_short_for_any_beam_still_answers_with_a_searched_deck(n, compiled):
+    # the greedy beam of width 1 runs whatever the time: f(2) = 1 is reached by it alone
+    r = api.long(n, seconds=1e-6, seed=1, run=RunOptions(workers=1))
+    assert [i.method for i in r.improvements] == ["start", "beam 1"]
+    assert r.steps == rules.steps(r.deck) > 0
+    if n <= 3:
+        assert r.steps == F[n]
 
 
 def test_estimate_follows_its_seed(tmp_path):
