@@ -2,6 +2,7 @@
 
     python benchmarks/perm_peers.py --twsearch PATH/twsearch --samples PATH/samples/main
                                     [--repeats 3] [--all [--max-states N]] [--only NAME ...]
+                                    [--budget SECONDS]
 
 twsearch (Tomas Rokicki) is the twisty-puzzle community's search program; its ``-g``
 counts the states at each distance from solved, on a 2-bit table as ``perm god`` does. This
@@ -17,7 +18,10 @@ parsed and compared: a difference is a wrong answer, reported per case
 The cases: the targets (2x2x2, Skewb, Pyraminx and Dino from the samples, and the 11
 pancakes with prefix reversals, written here as a twsearch file), or with ``--all`` every
 sample whose states (``perm info --json``, Schreier-Sims) fit 2 GiB at 2 bits a state
-(``--max-states`` lowers that), with the files skipped and why. Seconds are medians of
+(``--max-states`` lowers that), with the files skipped and why (``--budget``: the cases
+left once that many seconds are spent are listed as not run). Each case records the
+load average at its start, the states perm indexes and the MiB of its bits and move
+tables beside the peak memory of each program. Seconds are medians of
 --repeats runs; peak memory is each child's own (os.wait4). Writes
 benchmarks/results/perm_peers.json (``--name`` another name, ``--no-record`` none).
 """
@@ -31,6 +35,7 @@ import re
 import statistics
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from _bench import print_table, run_once, write_results
@@ -71,9 +76,10 @@ def twsearch_histogram(out: str) -> list[int]:
     return counts
 
 
-def states_of(path: Path, seconds: float) -> tuple[int | None, str]:
-    """The states perm info counts, or None and why not (the one line it refuses the file
-    with, or the time it took too long)."""
+def info_of(path: Path, seconds: float) -> tuple[dict | None, str]:
+    """What perm info --json says of the file (its states, the states a full search
+    indexes, the bytes of its move tables), or None and why not (the one line it refuses
+    the file with, or the time it took too long)."""
     with tempfile.TemporaryDirectory() as tmp:
         try:
             _, _, out = run_once([*CLI, "perm", "info", str(path), "--json", "-q",
@@ -82,15 +88,16 @@ def states_of(path: Path, seconds: float) -> tuple[int | None, str]:
             said = str(e).split("puzzlesearch: error: ", 1)
             return None, (f"not read: {said[1]}" if len(said) == 2
                           else f"perm info did not finish within {seconds:g} s")
-    return json.loads(out)["states"], ""
+    return json.loads(out), ""
 
 
-def run_case(name: str, path: Path, twsearch: Path, repeats: int, states: int) -> dict:
+def run_case(name: str, path: Path, twsearch: Path, repeats: int, info: dict) -> dict:
     ours = [*CLI, "perm", "god", str(path), "--workers", str(WORKERS), "--json", "-q", "--show", "0"]
     theirs = [str(twsearch), "-t", str(WORKERS), "-g", str(path)]
     times: dict[str, list[float]] = {"twsearch": [], "perm": []}
     peaks: dict[str, list[float]] = {"twsearch": [], "perm": []}
     hist: dict[str, list[int]] = {}
+    load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:  # a warm-up: numba's cache holds this puzzle's kernels
         run_once([*ours, "--store", str(Path(tmp) / "store.sqlite")])
     for _ in range(repeats):
@@ -104,11 +111,14 @@ def run_case(name: str, path: Path, twsearch: Path, repeats: int, states: int) -
         peaks["perm"].append(peak)
         hist["perm"] = json.loads(out)["histogram"]
     tw, pm = (statistics.median(times[k]) for k in ("twsearch", "perm"))
+    states = info["states"]
     same = hist["perm"] == hist["twsearch"]
     row = {"puzzle": name, "file": path.name, "states": states, "diameter": len(hist["perm"]) - 1,
            "twsearch_s": tw, "perm_s": pm, "perm/twsearch": round(pm / tw, 3),
            "twsearch_peak_mib": round(max(peaks["twsearch"])), "perm_peak_mib": round(max(peaks["perm"])),
-           "table_mib": round(states / 4 / 2**20, 1), "same_histogram": same,
+           "indexed": info["indexed"], "bits_mib": round(info["indexed"] / 4 / 2**20, 1),
+           "move_tables_mib": round(info["tables"] / 2**20, 1), "load": round(load, 2),
+           "same_histogram": same,
            "histogram": "same" if same else "DIFFERS",
            "runs_twsearch": times["twsearch"], "runs_perm": times["perm"],
            "command_twsearch": f"twsearch -t {WORKERS} -g {path.name}",
@@ -137,6 +147,8 @@ def main() -> int:
     ap.add_argument("--info-seconds", type=float, default=INFO_SECONDS,
                     help=f"skip a puzzle perm info cannot count within this time (default {INFO_SECONDS})")
     ap.add_argument("--only", nargs="*", default=None, help="only these puzzles (file names without .tws)")
+    ap.add_argument("--budget", type=float, default=None,
+                    help="seconds the whole run may take: once spent, the cases left are listed as not run")
     ap.add_argument("--name", default="perm_peers", help="results file name (benchmarks/results/NAME.json)")
     ap.add_argument("--no-record", action="store_true", help="print the table, write no results file")
     args = ap.parse_args()
@@ -161,17 +173,23 @@ def main() -> int:
     if args.only:
         files = {n: p for n, p in files.items() if n in args.only}
     load_start = os.getloadavg()
+    started = time.monotonic()
     rows, skipped = [], []
     for name, path in files.items():
-        states, refused = states_of(path, args.info_seconds)
-        if states is None:
+        if args.budget is not None and time.monotonic() - started > args.budget:
+            skipped.append({"puzzle": name, "file": path.name,
+                            "reason": f"not run: the run's budget of {args.budget:g} s was spent"})
+            continue
+        info, refused = info_of(path, args.info_seconds)
+        states = info["states"] if info is not None else None
+        if info is None or states is None:
             skipped.append({"puzzle": name, "file": path.name, "reason": refused})
         elif states > args.max_states:
             skipped.append({"puzzle": name, "file": path.name, "states": states,
                             "reason": f"{states:,} states: over {int(args.max_states):,}"})
         else:
             try:
-                rows.append(run_case(name, path, args.twsearch, args.repeats, states))
+                rows.append(run_case(name, path, args.twsearch, args.repeats, info))
             except RuntimeError as e:
                 skipped.append({"puzzle": name, "file": path.name, "states": states,
                                 "reason": f"failed: {str(e)[-300:]}"})
@@ -187,6 +205,7 @@ def main() -> int:
         write_results(args.name, rows, {"twsearch": str(args.twsearch), "samples": str(args.samples),
                                         "set": "all" if args.all else "targets", "repeats": args.repeats,
                                         "workers": WORKERS, "max_states": int(args.max_states),
+                                        "budget_s": args.budget,
                                         "skipped": skipped, "loadavg_start": load_start,
                                         "loadavg_end": load_end})
     return 0 if all(r["same_histogram"] for r in rows) else 1

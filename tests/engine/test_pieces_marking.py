@@ -27,7 +27,7 @@ def mark_all(cells, states):
     address = cells.ctypes.data
     marked = 0
     for t in states:
-        marked += pieces_kernel.mark_next(address, t)
+        marked += layers_kernel.mark_next(address, t)
     return marked
 
 

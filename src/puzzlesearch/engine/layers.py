@@ -9,9 +9,10 @@ pancakes (6.2e9 stacks) take 1.45 GiB.
 
 Each layer is found one of two ways (Beamer, Asanovic and Patterson 2012):
 
-* top-down ("push"): each state of the layer marks its unseen images. Threads take
-  chunks of the index range; an image inside the thread's own chunk is marked at once,
-  one elsewhere is buffered and marked afterwards by the thread owning that range;
+* top-down ("push"): each state of the layer marks its unseen images, wherever they lie,
+  by an atomic step on their byte, so that threads taking chunks of the index range lose
+  no mark (a buffer of far images for the thread owning them is what a Dask worker
+  keeps, `layers_dask`);
 * bottom-up ("pull"): each unseen state looks for a predecessor in the layer, nearby
   moves first, and stops at the first. Threads take chunks and write only their own.
 
@@ -48,9 +49,7 @@ from puzzlesearch.engine.layers_common import (
     FORMAT,
     NOT_REACHED,
     Layers,
-    buffered,
     check_space,
-    images_at_most,
     passes,
     read_checkpoint,
     record_layer,
@@ -67,9 +66,9 @@ from puzzlesearch.engine.space import Space
 CHUNK = 1 << 22  # states a thread takes at a time (1 MiB of bits): Ctrl-C and balance
 JOBS_PER_WORKER = 8  # jobs a top-down pass is cut into, per thread
 PULL_RATIO = 2.0  # pull once unseen < PULL_RATIO x frontier
-#: the counts a top-down kernel call returns in its array of two
-MARKED, BUFFERED = 0, 1
-#: a top-down job, a list the kernel's thread updates: its range [lo, hi) and where it goes on
+#: the count a top-down kernel call returns first in its array of two
+MARKED = 0
+#: a top-down job: its range [lo, hi) and where it starts
 LO, HI, AT = 0, 1, 2
 
 
@@ -118,8 +117,6 @@ def search(space: Space, *, run: RunOptions = RunOptions(), show: int = 10,  # n
             record_layer(cells, dist, space.start >> 2, (space.start >> 2) + 1, 0)
     watch = [int(w) for w in watch]
     forward, backward = space.arrays(), space.arrays(backwards=True)
-    room = max(buffered(space.size) // workers, 2 * images_at_most(space))  # a state's images fit
-    bufs = [np.empty(room, dtype=np.int64) for _ in range(workers)]
     blocks = np.zeros(-(-space.size // BLOCK), dtype=np.int64)  # CUR states in each block
     interrupt.parallel([lambda lo=lo, hi=hi: k.count_cur(cells, lo, hi, BLOCK // 4, blocks)
                         for lo, hi in _ranges(len(blocks), CHUNK // BLOCK)], workers)
@@ -135,7 +132,7 @@ def search(space: Space, *, run: RunOptions = RunOptions(), show: int = 10,  # n
                 new = _pull(cells, space.size, backward, workers, meter, seen)
             else:
                 directions += "t"
-                new = _push(cells, space.size, forward, bufs, workers, meter, seen, blocks)
+                new = _push(cells, space.size, forward, workers, meter, seen, blocks)
             done = new == 0
             if not done:
                 interrupt.parallel([lambda lo=lo, hi=hi: k.relabel(cells, lo, hi, BLOCK // 4, blocks)
@@ -224,43 +221,22 @@ def _jobs(blocks: np.ndarray, size: int, workers: int) -> list[list[int]]:
     return jobs
 
 
-def _push(cells, size, arrays, bufs, workers, meter, seen, blocks) -> int:
-    """Rounds: each thread pushes from a job until done or its buffer fills, then each
-    thread marks the buffered images that fall in its own (byte-aligned) share."""
-    pending = _jobs(blocks, size, workers)
-    share = ((size + workers - 1) // workers + 3) // 4 * 4
-    owners = [(lo, min(lo + share, size)) for lo in range(0, size, share)]
-    marked = 0
-    while pending:
-        batch, pending = pending[:workers], pending[workers:]
-        counts = [np.zeros(2, dtype=np.int64) for _ in batch]
-
-        jobs = [_pusher(cells, item, arrays, buf, c)
-                for item, buf, c in zip(batch, bufs, counts, strict=False)]
-        interrupt.parallel(jobs, workers)
-        marked += sum(int(c[MARKED]) for c in counts)
-        got: list[int] = []
-        if any(c[BUFFERED] for c in counts):
-            far = [(buf, int(c[BUFFERED])) for buf, c in zip(bufs, counts, strict=False)]
-            interrupt.parallel([_marker(cells, lo, hi, far, got) for lo, hi in owners], workers)
-        marked += sum(got)
-        pending = [b for b in batch if b[AT] < b[HI]] + pending
-        meter.update(seen + marked)
-    return marked
-
-
-def _pusher(cells: np.ndarray, item: list[int], arrays: tuple, buf: np.ndarray, counts: np.ndarray
-            ) -> Callable[[], None]:
+def _push(cells, size, arrays, workers, meter, seen, blocks) -> int:
+    """Every job on the threads at once: each push marks its images itself, wherever they
+    lie (an atomic step each), so nothing waits for a round to end."""
     k = passes(arrays[0])
-    def job() -> None:
-        item[AT] = k.push(cells, item[LO], item[HI], item[AT], *arrays, buf, counts)
-    return job
+    jobs = _jobs(blocks, size, workers)
+    counts = [np.zeros(2, dtype=np.int64) for _ in jobs]
+    unused = np.empty(1, dtype=np.int64)  # a local push buffers nothing
 
+    def job(item: list[int], c: np.ndarray) -> Callable[[], None]:
+        return lambda: k.push(cells, item[LO], item[HI], item[AT], *arrays, unused, c)
 
-def _marker(cells: np.ndarray, lo: int, hi: int, far: list[tuple[np.ndarray, int]], got: list[int]
-            ) -> Callable[[], None]:
-    from puzzlesearch.engine import layers_kernel as k
-    return lambda: got.append(sum(k.mark(cells, lo, hi, buf, nb) for buf, nb in far))
+    def tick() -> None:
+        meter.update(seen + sum(int(c[MARKED]) for c in counts))
+
+    interrupt.parallel([job(item, c) for item, c in zip(jobs, counts, strict=True)], workers, tick)
+    return sum(int(c[MARKED]) for c in counts)
 
 
 __all__ = ["NOT_REACHED", "read_table", "search"]

@@ -35,15 +35,21 @@ HANOI   discs on p pegs: digit i = the peg of disc n - 1 - i (the largest disc f
 A fifth kind, PIECES (puzzles described by sets of pieces), has passes of its own in
 `pieces_kernel`, on the same bits and tables.
 
-Each kernel works on a range of states and writes only the bytes of its own range, so
-threads on disjoint, byte-aligned ranges never race (a reader may see another range's
-bytes change, but only from UNSEEN to NEXT, which no test here confuses with CUR).
+Each kernel works on a range of states. A bottom-up pass writes only the bytes of its own
+range, so threads on disjoint, byte-aligned ranges never race; a top-down pass marks
+images anywhere, each by one atomic step (`mark_next`), the only change any thread makes
+during it (a reader may see a byte change, but only from UNSEEN to NEXT, which no test
+here confuses with CUR). The passes meet their images in random order, mostly cache
+misses: a top-down pass asks for a state's images (`prefetch`) before it settles the
+previous state's, so that the waits overlap.
 """
 
 from __future__ import annotations
 
 import numpy as np
+from llvmlite import ir
 from numba import njit, types
+from numba.core import cgutils
 from numba.extending import intrinsic
 
 UNSEEN, OLD, CUR, NEXT = 3, 0, 1, 2
@@ -96,6 +102,62 @@ def popcount(typingctx, x):
         return builder.ctpop(args[0])
 
     return x(x), codegen
+
+
+@intrinsic
+def fetch_and(typingctx, address, mask):
+    """The byte at `address` ANDed with `mask` in one atomic step (LLVM's atomicrmw and);
+    the byte it held before."""
+    if not isinstance(address, types.Integer) or not isinstance(mask, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        ptr = builder.inttoptr(args[0], ir.IntType(8).as_pointer())
+        bits = builder.trunc(args[1], ir.IntType(8)) if mask.bitwidth > 8 else args[1]
+        return builder.atomic_rmw("and", ptr, bits, "monotonic")
+
+    return types.uint8(address, mask), codegen
+
+
+@njit(cache=True, inline="always")
+def mark_next(address, t):
+    """UNSEEN -> NEXT for state t, safe while other threads do the same to its byte (NEXT is
+    UNSEEN with its low bit cleared, and an UNSEEN state becomes nothing else in a pass);
+    whether this call marked it."""
+    s = (t & 3) << 1
+    old = fetch_and(address + (t >> 2), np.uint8(0xFF ^ (1 << s)))
+    return ((old >> s) & 3) == UNSEEN
+
+
+@intrinsic
+def prefetch(typingctx, address):
+    """Ask the CPU to bring the byte at `address` into its caches, without waiting for it
+    (LLVM's prefetch: a read, kept in every cache level)."""
+    if not isinstance(address, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        byte = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        kind = ir.FunctionType(ir.VoidType(), [byte, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, kind, "llvm.prefetch.p0i8")
+        builder.call(fn, [builder.inttoptr(args[0], byte), i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return types.void(address), codegen
+
+
+@njit(cache=True, inline="always")
+def settle(cells, address, ranks, k):
+    """Mark NEXT the UNSEEN states among ranks[:k] (one atomic step each, mark_next); how
+    many this call marked."""
+    marked = 0
+    for j in range(k):
+        t = ranks[j]
+        # a seen state never becomes unseen: the plain read spares most atomic steps
+        if get(cells, t) == UNSEEN:
+            marked += mark_next(address, t)
+    return marked
 
 
 @njit(cache=True)
@@ -238,20 +300,23 @@ def images(idx, kind, n, pegs, compressed, digits, cards, weights, moves, reach,
 @njit(cache=True, nogil=True)
 def push(cells, lo, hi, start, kind, n, pegs, compressed, parity, radix, weights, moves, reach,
          buf, counts):
-    """Top-down over the CUR states in [start, hi) of the range [lo, hi): an UNSEEN image
-    inside the range is marked NEXT here; an UNSEEN image elsewhere goes to buf, for
-    `mark` (whose owner marks it). Stops early, before buf could overflow.
+    """Top-down over the CUR states in [start, hi) of the range [lo, hi): every UNSEEN
+    image, inside the range or not, is marked NEXT here by an atomic step (mark_next), so
+    that threads pushing at once lose no mark and buffer nothing (counts[1] is 0, buf is
+    not used). The images are mostly cache misses: those of one state are asked for
+    (prefetch) before the previous state's are settled, so that the wait for memory
+    overlaps the work of a whole state.
 
-    counts[0] = states marked, counts[1] = entries in buf; returns where to go on (hi: done).
+    counts[0] = states marked; returns hi.
     """
     digits = np.zeros(n, dtype=np.int64)
     cards = np.zeros(n, dtype=np.int64)
     high = np.zeros(n + 1, dtype=np.int64)
     top = np.zeros(max(pegs, 1), dtype=np.int64)
-    ranks = np.zeros(max(reach.shape[0], pegs * (pegs - 1)), dtype=np.int64)
-    held = np.zeros(ranks.shape[0], dtype=np.uint8)
-    room = buf.shape[0] - ranks.shape[0]
-    marked, nb, last = 0, 0, -1
+    ranks = np.zeros((2, max(reach.shape[0], pegs * (pegs - 1))), dtype=np.int64)
+    address = cells.ctypes.data
+    marked, last = 0, -1
+    slot, waiting = 0, 0  # ranks[slot] takes the next state's images; ranks[1 - slot] holds `waiting`
     idx = start
     while idx < hi:
         if (idx & 3) == 0 and idx + 4 <= hi and not HAS_CUR[cells[idx >> 2]]:
@@ -260,26 +325,18 @@ def push(cells, lo, hi, start, kind, n, pegs, compressed, parity, radix, weights
         if get(cells, idx) != CUR:
             idx += 1
             continue
-        if nb > room:
-            break
         locate(idx, last, kind, n, radix, compressed, parity, digits, cards)
         last = idx
-        k = images(idx, kind, n, pegs, compressed, digits, cards, weights, moves, reach, high, top, ranks)
-        for j in range(k):  # every byte first: independent loads the CPU overlaps (cache misses)
-            held[j] = cells[ranks[j] >> 2]
+        out = ranks[slot]
+        k = images(idx, kind, n, pegs, compressed, digits, cards, weights, moves, reach, high, top, out)
         for j in range(k):
-            t = ranks[j]
-            if (held[j] >> ((t & 3) << 1)) & 3 == UNSEEN:  # a seen state never becomes unseen
-                if lo <= t < hi:
-                    if get(cells, t) == UNSEEN:  # again: an earlier image may share the byte
-                        put(cells, t, NEXT)
-                        marked += 1
-                else:
-                    buf[nb] = t
-                    nb += 1
+            prefetch(address + (ranks[slot, j] >> 2))
+        marked += settle(cells, address, ranks[1 - slot], waiting)
+        slot, waiting = 1 - slot, k
         idx += 1
+    marked += settle(cells, address, ranks[1 - slot], waiting)
     counts[0] = marked
-    counts[1] = nb
+    counts[1] = 0
     return idx
 
 

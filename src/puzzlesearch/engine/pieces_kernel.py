@@ -57,40 +57,23 @@ bytes a thread writes).
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
 
-from puzzlesearch.engine.layers_kernel import CUR, HAS_CUR, HAS_UNSEEN, NEXT, UNSEEN, get, popcount, put
+from puzzlesearch.engine.layers_kernel import (
+    CUR,
+    HAS_CUR,
+    HAS_UNSEEN,
+    NEXT,
+    UNSEEN,
+    get,
+    mark_next,
+    popcount,
+    put,
+)
 
 K, AW, TW, HI, DISTINCT, ARR, TWN, W, TOTAL, TSUM, NLAB, COUNT, PAR = range(13)
 RAD, CW, OFF, LO, CKIND = range(5)
 ARRANGEMENT, TWIST = 0, 1
-
-
-@intrinsic
-def fetch_and(typingctx, address, mask):
-    """The byte at `address` ANDed with `mask` in one atomic step (LLVM's atomicrmw and);
-    the byte it held before."""
-    if not isinstance(address, types.Integer) or not isinstance(mask, types.Integer):
-        return None
-
-    def codegen(context, builder, signature, args):
-        ptr = builder.inttoptr(args[0], ir.IntType(8).as_pointer())
-        bits = builder.trunc(args[1], ir.IntType(8)) if mask.bitwidth > 8 else args[1]
-        return builder.atomic_rmw("and", ptr, bits, "monotonic")
-
-    return types.uint8(address, mask), codegen
-
-
-@njit(cache=True, inline="always")
-def mark_next(address, t):
-    """UNSEEN -> NEXT for state t, safe while other threads do the same to its byte (NEXT is
-    UNSEEN with its low bit cleared, and an UNSEEN state becomes nothing else in a pass);
-    whether this call marked it."""
-    s = (t & 3) << 1
-    old = fetch_and(address + (t >> 2), np.uint8(0xFF ^ (1 << s)))
-    return ((old >> s) & 3) == UNSEEN
 
 
 @njit(cache=True, inline="always")
