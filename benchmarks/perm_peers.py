@@ -175,11 +175,8 @@ def main() -> int:
     load_start = os.getloadavg()
     started = time.monotonic()
     rows, skipped = [], []
+    cases = []
     for name, path in files.items():
-        if args.budget is not None and time.monotonic() - started > args.budget:
-            skipped.append({"puzzle": name, "file": path.name,
-                            "reason": f"not run: the run's budget of {args.budget:g} s was spent"})
-            continue
         info, refused = info_of(path, args.info_seconds)
         states = info["states"] if info is not None else None
         if info is None or states is None:
@@ -187,6 +184,19 @@ def main() -> int:
         elif states > args.max_states:
             skipped.append({"puzzle": name, "file": path.name, "states": states,
                             "reason": f"{states:,} states: over {int(args.max_states):,}"})
+        elif (info.get("indexed") or 0) > MAX_STATES or info.get("indexed") is None:
+            skipped.append({"puzzle": name, "file": path.name, "states": states,
+                            "reason": f"perm god indexes {info.get('indexed') or 0:,} states for its "
+                                      f"{states:,}: over 2 GiB at 2 bits a state"})
+        else:
+            cases.append((name, path, info))
+    if args.all:  # the smallest first: a budget spent leaves out the longest
+        cases.sort(key=lambda c: c[2]["states"])
+    for name, path, info in cases:
+        states = info["states"]
+        if args.budget is not None and time.monotonic() - started > args.budget:
+            skipped.append({"puzzle": name, "file": path.name, "states": states,
+                            "reason": f"not run: the run's budget of {args.budget:g} s was spent"})
         else:
             try:
                 rows.append(run_case(name, path, args.twsearch, args.repeats, info))

@@ -130,6 +130,11 @@ CATALOG: dict[str, Entry] = {
     "safety.json": _script("python benchmarks/safety.py"),
     "cluster.json": _script("python benchmarks/cluster.py"),
     "perm.json": _script("python benchmarks/perm.py"),
+    "perm_peers.json": _script("python benchmarks/perm_peers.py --twsearch PATH/twsearch "
+                               "--samples PATH/samples/main --repeats 3"),
+    "perm_peers_all.json": _script("python benchmarks/perm_peers.py --twsearch PATH/twsearch "
+                                   "--samples PATH/samples/main --all --repeats 1 --max-states 1e9 "
+                                   "--budget 2100 --name perm_peers_all"),
     "wheel_smoke.json": _script("python benchmarks/wheel_smoke.py"),
 }
 

@@ -667,6 +667,61 @@ def bench_perm(src: Sources) -> str:
             "puzzle is timed beside the built-in command in the same run.")
 
 
+def _peer_row(r: dict) -> list[object]:
+    """A row of a perm_peers record: the puzzle, its states and what perm indexes for them,
+    both times, the ratio, both peaks beside perm's bits and tables, the histograms."""
+    indexed = r.get("indexed")
+    ratio = f"{r['perm/twsearch']:.2f}×"
+    return [f"`{r['file']}`", num(r["states"]),
+            "—" if indexed is None else ("the same" if indexed == r["states"] else num(indexed)),
+            secs(r["twsearch_s"]), secs(r["perm_s"]), ratio if r["perm/twsearch"] <= 1 else f"**{ratio}**",
+            mib(r["twsearch_peak_mib"]), mib(r["perm_peak_mib"]),
+            "—" if indexed is None else f"{mib(r['bits_mib'])} + {r['move_tables_mib']:g} MiB",
+            "same" if r["same_histogram"] else "**differs**"]
+
+
+PEER_HEADER = ["file", "states", "perm indexes", "`twsearch -g`", "`perm god`", "perm / twsearch",
+               "twsearch peak", "perm peak", "perm's bits + move tables", "histogram"]
+
+
+@renders("benchmarks", "perm_peers")
+def bench_perm_peers(src: Sources) -> str:
+    rec = src.use("perm_peers.json")
+    d = rec.data
+    rows = [[*_peer_row(r), r.get("target", "—"), "yes" if r.get("met") == "yes" else "**no**"]
+            for r in rec.rows]
+    return (table([*PEER_HEADER, "target", "met"], rows)
+            + f"\n\nSide by side in one run, twsearch and `perm god` alternating in fresh processes, "
+            f"{d['workers']} threads each, {medians_of(d['repeats'])}; the 11 pancakes are written as a "
+            "twsearch file by the script. A ratio over 1 is in bold. perm's peak holds Python, numba and "
+            "its kernels beside the bits and the move tables.")
+
+
+@renders("benchmarks", "perm_peers_all")
+def bench_perm_peers_all(src: Sources) -> str:
+    rec = src.use("perm_peers_all.json")
+    d = rec.data
+    rows = [_peer_row(r) for r in rec.rows]
+    reasons: dict[str, list[str]] = {}
+    for s in d["skipped"]:
+        why = s["reason"]
+        key = ("over the states asked for" if "states: over" in why
+               else "perm indexes more than 2 GiB of bits" if "indexes" in why
+               else "not run: the run's time was spent" if why.startswith("not run")
+               else "not read by perm" if why.startswith("not read") else why)
+        reasons.setdefault(key, []).append(f"`{s['file']}`")
+    skipped = "\n".join(f"- {why} ({len(files)}): {', '.join(files)}" for why, files in reasons.items())
+    slower = [r for r in rec.rows if r["perm/twsearch"] > 1]
+    return (table(PEER_HEADER, rows)
+            + f"\n\nEvery sample of twsearch's `samples/main` whose states fit "
+            f"{num(d['max_states'])} ({medians_of(d['repeats'])}, {d['workers']} threads each), the "
+            f"smallest first; perm is slower on {len(slower)} of the {len(rows)}. The others:\n\n{skipped}")
+
+
+def medians_of(repeats: int) -> str:
+    return "one run each" if repeats == 1 else f"medians of {repeats} runs"
+
+
 @renders("benchmarks", "wheel")
 def bench_wheel(src: Sources) -> str:
     rec = src.use("wheel_smoke.json")
