@@ -130,6 +130,7 @@ CATALOG: dict[str, Entry] = {
     "safety.json": _script("python benchmarks/safety.py"),
     "cluster.json": _script("python benchmarks/cluster.py"),
     "perm.json": _script("python benchmarks/perm.py"),
+    "perm_limits.json": _script("python benchmarks/perm_limits.py"),
     "wheel_smoke.json": _script("python benchmarks/wheel_smoke.py"),
 }
 
