@@ -57,3 +57,16 @@ def test_long_numbers_are_shortened_in_lines():
     short = number_text(big)
     assert short_numbers(text) == (f"indexes {short} states, beyond 1,099,511,627,776; moves 1,2,3; "
                                    f"typed {big}")
+
+
+def test_perm_info_says_one_of_the_group_in_the_singular(tmp_path):
+    # three positions, two pieces alike: the 3-cycle's group has 3 elements, and only the
+    # identity exchanges identical pieces (none)
+    path = tmp_path / "alike.toml"
+    path.write_text('[pieces.p]\npositions = ["a", "b", "c", "d"]\nsolved = ["x", "x", "y", "y"]\n'
+                    '[moves]\nX = "(a b c)"\n')
+    r = run_cli("perm", "info", str(path))
+    assert r.code == 0, r.err
+    counted = next(line for line in r.out.splitlines() if line.startswith("counted"))
+    assert "over the one of them that only exchanges identical pieces" in counted
+    assert "the 1 of them" not in counted
