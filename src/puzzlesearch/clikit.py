@@ -201,8 +201,9 @@ def run_options(*, workers: bool = True, checkpoint: bool = True, store: bool = 
                 run.check_paths(store=store)
                 run.check_scheduler()
                 run, note = run.within_cores()
-                if note and run.progress:  # a warning, on a terminal only
-                    warn(note)
+                for line in (note, run.memory_note()):
+                    if line and run.progress:  # a warning, on a terminal only
+                        warn(line)
             return f(*args, run=run, **kw)
 
         options = []
