@@ -57,3 +57,28 @@ def test_long_numbers_are_shortened_in_lines():
     short = number_text(big)
     assert short_numbers(text) == (f"indexes {short} states, beyond 1,099,511,627,776; moves 1,2,3; "
                                    f"typed {big}")
+
+
+def test_perm_info_says_one_of_the_group_in_the_singular(tmp_path):
+    # three positions, two pieces alike: the 3-cycle's group has 3 elements, and only the
+    # identity exchanges identical pieces (none)
+    path = tmp_path / "alike.toml"
+    path.write_text('[pieces.p]\npositions = ["a", "b", "c", "d"]\nsolved = ["x", "x", "y", "y"]\n'
+                    '[moves]\nX = "(a b c)"\n')
+    r = run_cli("perm", "info", str(path))
+    assert r.code == 0, r.err
+    counted = next(line for line in r.out.splitlines() if line.startswith("counted"))
+    assert "over the one of them that only exchanges identical pieces" in counted
+    assert "the 1 of them" not in counted
+
+
+def test_no_plural_is_made_by_hand():
+    # a noun's plural goes through plural(), so that "1 move" and "2 moves" are one rule
+    import re
+    from pathlib import Path
+
+    src = Path(__file__).resolve().parents[1] / "src" / "puzzlesearch"
+    by_hand = re.compile(r"""\{\s*['"](?:s|es)['"]\s+if\b|['"]{2}\s+if\s+[^}]*else\s+['"](?:s|es)['"]\s*\}""")
+    found = [f"{p.relative_to(src)}:{i}" for p in sorted(src.rglob("*.py"))
+             for i, line in enumerate(p.read_text().splitlines(), 1) if by_hand.search(line)]
+    assert found == []

@@ -135,6 +135,7 @@ CATALOG: dict[str, Entry] = {
     "perm_peers_all.json": _script("python benchmarks/perm_peers.py --twsearch PATH/twsearch "
                                    "--samples PATH/samples/main --all --repeats 1 --max-states 1e9 "
                                    "--budget 2100 --name perm_peers_all"),
+    "perm_limits.json": _script("python benchmarks/perm_limits.py"),
     "wheel_smoke.json": _script("python benchmarks/wheel_smoke.py"),
 }
 

@@ -821,3 +821,18 @@ def gallery(src: Sources) -> str:
 # registers them here, so that every importer of this module sees every table.
 import site_cluster  # noqa: E402, F401
 import site_queens  # noqa: E402, F401
+
+
+@renders("benchmarks", "perm_limits")
+def bench_perm_limits(src: Sources) -> str:
+    rec = src.use("perm_limits.json")
+    d = rec.data
+    rows = [[r["case"], f"`puzzlesearch {r['command']}`", str(r["exit"]), secs(r["seconds"]),
+             mib(r["peak MiB"]), r["line"].replace("|", "\\|")[:120], "yes" if r["met"] else "**no**"]
+            for r in rec.rows]
+    return (table(["case", "command", "exit", "wall time", "peak", "what it says", "met"], rows)
+            + f"\n\nFresh processes, everything included (the interpreter and its imports), on "
+            f"{rec.date} under a load of {d['loadavg_end'][0]:.1f} at the end. Targets: the 512-cycle "
+            f"and swap counted within {secs(d['target_seconds'])} and {mib(d['target_mib'])}; the "
+            f"4,096-cycle refused within {secs(d['refusal_seconds'])} of work; every other case its "
+            "answer, or one line and exit 2.")

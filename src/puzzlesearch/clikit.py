@@ -39,7 +39,7 @@ import click
 from puzzlesearch.engine.failures import CheckFailed, ClusterLost
 from puzzlesearch.engine.memory import from_gib, gib
 from puzzlesearch.engine.options import RunOptions
-from puzzlesearch.engine.params import short_numbers
+from puzzlesearch.engine.params import plural, short_numbers
 from puzzlesearch.engine.paths import NoSpace, show
 from puzzlesearch.engine.progress import bar_enabled
 from puzzlesearch.engine.store import NotSaved
@@ -201,8 +201,9 @@ def run_options(*, workers: bool = True, checkpoint: bool = True, store: bool = 
                 run.check_paths(store=store)
                 run.check_scheduler()
                 run, note = run.within_cores()
-                if note and run.progress:  # a warning, on a terminal only
-                    warn(note)
+                for line in (note, run.memory_note()):
+                    if line and run.progress:  # a warning, on a terminal only
+                        warn(line)
             return f(*args, run=run, **kw)
 
         options = []
@@ -355,7 +356,7 @@ def print_layers(result: Any, noun: str, farthest: Iterable[str], verbose: bool)
     if verbose:
         how = ("from the results store" if result.source == "store" else
                f"layers {result.directions} (t top-down, b bottom-up) on {result.workers} "
-               f"thread{'s' if result.workers > 1 else ''}"
+               f"{plural(result.workers, 'thread')}"
                + (f", resumed at layer {result.resumed_at}" if result.resumed_at is not None else ""))
         click.echo(f"{result.indexed:,} {noun} indexed in {gib(result.bytes)}; {how}; {result.seconds:.2f} s")
 

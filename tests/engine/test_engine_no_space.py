@@ -112,3 +112,37 @@ def test_other_write_errors_pass_unchanged(tmp_path):
 def test_the_device_is_the_mount_point_with_its_source():
     assert device("/") in ("/",) or device("/").endswith("(mounted on /)")
     assert "mounted on /proc" in device("/proc/self/status") or device("/proc/self/status") == "/proc"
+
+
+#: runs the command line with SQLite answering "database or disk is full" as a new results
+#: store is first written (its journal mode set), as on a disk with no page left
+CHILD_NEW_STORE = """
+import sqlite3, sys
+
+class Full(sqlite3.Connection):
+    def execute(self, sql, *args):
+        if sql.startswith("pragma journal_mode"):
+            e = sqlite3.OperationalError("database or disk is full")
+            e.sqlite_errorcode = sqlite3.SQLITE_FULL
+            raise e
+        return super().execute(sql, *args)
+
+connect = sqlite3.connect
+sqlite3.connect = lambda path, *a, **k: connect(path, *a, **({**k, "factory": Full}
+                                                          if str(path).endswith(".store") else k))
+from puzzlesearch.cli import main
+main(sys.argv[1:])
+"""
+
+
+def test_a_new_results_store_on_a_full_disk(tmp_path):
+    db = tmp_path / "results.store"
+    env = {**os.environ, "PYTHONPATH": str(SRC), "PUZZLESEARCH_STORE": str(tmp_path / "default.store")}
+    # the default mode also keeps what it makes on the way (smaller f, decks, bounds): a full disk
+    # skips those and the search goes on to its answer
+    r = subprocess.run([sys.executable, "-c", CHILD_NEW_STORE, "topswops", "solve", "-n", "9", "--store",
+                        str(db)], capture_output=True, text=True, timeout=300, cwd=tmp_path, env=env)
+    line = one_line(r, db)
+    assert line.startswith("puzzlesearch: f(9) = 30 was computed but not saved: no space left on")
+    assert r.stdout.startswith("n=9  backward=30")
+    assert not db.exists()  # the empty file SQLite made is not left behind

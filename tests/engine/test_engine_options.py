@@ -188,3 +188,14 @@ def test_the_command_line_caps_workers_and_says_so(monkeypatch):
                                              "more workers than cores only slow the engine: running 2")
     quiet = run_cli("pancake", "god", "-n", "5", "--workers", "4096", "--quiet")
     assert quiet.code == 0 and quiet.err == ""
+
+
+def test_memory_above_the_machine_has_one_note(monkeypatch):
+    monkeypatch.setattr(options_module, "physical_bytes", lambda: 24 * 2**30)
+    assert RunOptions(memory=100 * 2**30).memory_note() == (
+        "--memory 100.0 GiB: this machine has 24.0 GiB of memory, and a search that needs more is refused "
+        "whatever --memory says")
+    for kept in (RunOptions(memory=24 * 2**30), RunOptions(memory=2**20), RunOptions()):
+        assert kept.memory_note() == ""
+    monkeypatch.setattr(options_module, "cores", lambda: 1)
+    assert "this machine has 1 core, and" in RunOptions(workers=3).within_cores()[1]

@@ -217,3 +217,27 @@ def test_solve_stops_at_its_bound_of_states_in_one_line(meter_recorder, monkeypa
 def test_a_bound_of_states_that_is_no_count_is_refused(states):
     with pytest.raises(ValueError, match="--states must be (a whole number|at least 1)"):
         Puzzle.example("cube2-htm").solve(scramble="R U", states=states)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_compiled_closure_gives_each_level_its_plain_orbit(seed):
+    rng = random.Random(seed)
+    n = rng.randint(4, 14)
+    gens = [rng.sample(range(n), n) for _ in range(rng.randint(1, 3))]
+    chain = schreier.Chain(gens, seed=seed)
+    true = _sympy_order(gens)
+    assert chain.grow(true) == true
+    for j, points in enumerate(chain.points):
+        base = int(chain.base[j])
+        elements = [[int(x) for x in chain.elements[k]] for k in chain.mine[j]]
+        orbit, todo = {base}, [base]  # the plain rule: the base point's images under the level's elements
+        while todo:
+            y = todo.pop()
+            for s in elements:
+                if s[y] not in orbit:
+                    orbit.add(s[y])
+                    todo.append(s[y])
+        assert sorted(points) == sorted(orbit)
+        for z in points:  # each point's row sends it back to the base point, and fixes the earlier ones
+            row = chain.rows[chain.where[j, z]]
+            assert row[z] == base and all(row[int(b)] == int(b) for b in chain.base[:j])

@@ -13,8 +13,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, replace
 
-from puzzlesearch.engine.memory import check_budget
-from puzzlesearch.engine.params import file_name, flag, shown, text
+from puzzlesearch.engine.memory import check_budget, gib, physical_bytes
+from puzzlesearch.engine.params import file_name, flag, plural, shown, text
 from puzzlesearch.engine.scheduler import check_scheduler
 from puzzlesearch.engine.store import check_apart, check_checkpoint, check_store
 
@@ -92,9 +92,19 @@ class RunOptions:
         have = cores()
         if self.workers is None or self.scheduler is not None or self.workers <= have:
             return self, ""
-        note = (f"--workers {self.workers}: this machine has {have} core{'s' if have > 1 else ''}, and more "
+        note = (f"--workers {self.workers}: this machine has {have} {plural(have, 'core')}, and more "
                 f"workers than cores only slow the engine: running {have}")
         return self.but(workers=have), note
+
+    def memory_note(self) -> str:
+        """A --memory above the machine's physical memory gives no more than it has: a search
+        that needs more is refused whatever it says (engine.memory.require). The one line
+        that says so ("" when the cap fits the machine); the command line prints it on stderr."""
+        have = physical_bytes()
+        if self.memory is None or self.memory <= have:
+            return ""
+        return (f"--memory {gib(self.memory)}: this machine has {gib(have)} of memory, and a search that "
+                f"needs more is refused whatever --memory says")
 
     def workers_for(self, quick: bool = False) -> int | None:
         """The project's one worker policy: the workers asked for; else, for a quick job

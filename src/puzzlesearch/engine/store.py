@@ -29,7 +29,7 @@ from typing import Any
 
 import platformdirs
 
-from puzzlesearch.engine.paths import check_writable, no_space, show, target
+from puzzlesearch.engine.paths import NoSpace, check_writable, full, no_space, show, target
 
 #: how every SQLite file begins: the checkpoints and results stores of this module
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -308,6 +308,7 @@ class ResultsStore(_Database):
     def _connect(self) -> sqlite3.Connection:
         if self._db is not None:
             return self._db
+        new = not target(self.path).exists()
         try:
             db = sqlite3.connect(target(self.path), timeout=30)
         except sqlite3.Error as e:
@@ -319,6 +320,10 @@ class ResultsStore(_Database):
             db.commit()
         except sqlite3.OperationalError as e:  # locked, read-only, I/O
             db.close()
+            if new and target(self.path).exists() and target(self.path).stat().st_size == 0:
+                target(self.path).unlink()  # the empty file this call made: no store is left behind
+            if full(e):  # the disk filled before the store's first page: not the user's mistake
+                raise NoSpace(self.path) from e
             raise ValueError(f"cannot use the results store {show(self.path)} ({e})") from e
         except sqlite3.DatabaseError as e:
             db.close()

@@ -20,6 +20,7 @@ import click
 import numpy as np
 
 from puzzlesearch import clikit
+from puzzlesearch.engine.params import plural
 from puzzlesearch.engine.paths import check_writable, replacing
 
 from . import api
@@ -302,7 +303,7 @@ def move(game: str, heaps: str, all_moves: bool, as_json: bool, run: clikit.RunO
         click.echo("P: the previous player wins; no winning move exists")
         return
     click.echo(f"N: the next player wins; {len(result.moves) if all_moves else 'a'} winning "
-               f"move{'s' if all_moves and len(result.moves) != 1 else ''}:")
+               f"{plural(len(result.moves), 'move') if all_moves else 'move'}:")
     for m in result.moves:
         leaves = " + ".join(map(str, m.leaves)) if m.leaves else "nothing"
         click.echo(f"  heap {m.heap} ({m.size}): take {m.take}, leaving {leaves} -> "

@@ -47,6 +47,7 @@ import numpy as np
 
 from puzzlesearch.engine.memory import require
 from puzzlesearch.engine.options import RunOptions
+from puzzlesearch.engine.params import plural
 from puzzlesearch.engine.progress import Display
 from puzzlesearch.engine.run import deferred_interrupts, run_tasks
 from puzzlesearch.engine.store import ResultsStore, saving
@@ -261,7 +262,7 @@ def octal_survey(digits: int, count: int, run: RunOptions) -> Survey:
     # at most one game per worker at a time (on a cluster: per worker thread, on its own machine)
     w = min(workers or 1, SURVEY_TASKS, len(codes))
     need = w * (HEAP_BYTES * count + VALUE_BYTES + RARE_BYTES * min(FIRST_RARE, count + 1))
-    require(need, run.memory, f"the survey to {count:,} heaps on {w} worker{'s' if w > 1 else ''}")
+    require(need, run.memory, f"the survey to {count:,} heaps on {w} {plural(w, 'worker')}")
     with ResultsStore(run.store) as db:
         stored = {c: db.get(STORE_PUZZLE, c) for c in codes}
     skip = sorted(c for c in codes if reusable(stored[c], count))

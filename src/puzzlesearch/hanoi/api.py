@@ -47,7 +47,7 @@ import numpy as np
 from puzzlesearch.engine import figures, interrupt, layers
 from puzzlesearch.engine.memory import require
 from puzzlesearch.engine.options import RunOptions, checked
-from puzzlesearch.engine.params import flag, text, whole
+from puzzlesearch.engine.params import flag, plural, text, whole
 from puzzlesearch.engine.space import hanoi_index, hanoi_space
 
 from . import bfs, framestewart, kernels, pictures, rules, threepeg
@@ -95,7 +95,7 @@ class Distance:
     method: str
 
     def _repr_svg_(self) -> str | None:
-        return _start_and_goal(self, f"{self.moves:,} move{'s' if self.moves != 1 else ''} ({self.method})")
+        return _start_and_goal(self, f"{self.moves:,} {plural(self.moves, 'move')} ({self.method})")
 
 
 @dataclass(frozen=True)

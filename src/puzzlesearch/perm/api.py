@@ -48,7 +48,7 @@ from puzzlesearch.engine.failures import CheckFailed
 from puzzlesearch.engine.figures import check_plot
 from puzzlesearch.engine.layers_common import memory_needed_for
 from puzzlesearch.engine.options import RunOptions, checked
-from puzzlesearch.engine.params import file_name, text, text_or_none, whole
+from puzzlesearch.engine.params import file_name, plural, text, text_or_none, whole
 from puzzlesearch.engine.params import shown as shown_value
 from puzzlesearch.engine.paths import show as shown
 from puzzlesearch.engine.progress import Meter
@@ -240,9 +240,9 @@ class Puzzle:
         _remember(rules, found, run)
         lay = layout(rules)
         size = index_size(lay)
-        pieces = tuple(f"{s.name}: {len(s.positions)} position{'s' if len(s.positions) > 1 else ''}"
+        pieces = tuple(f"{s.name}: {len(s.positions)} {plural(len(s.positions), 'position')}"
                        + (f", {s.twists} twists" if s.twists > 1 else "")
-                       + (f", {len(set(s.colours))} colour{'s' if len(set(s.colours)) > 1 else ''}"
+                       + (f", {len(set(s.colours))} {plural(len(set(s.colours)), 'colour')}"
                           if s.colours else "") for s in rules.sets)
         constraints = tuple(f"{text} (x {_factor(f)})" for text, f in found.constraints)
         return Info(rules.name, rules.description, rules.source, pieces, self.moves, rules.metric,

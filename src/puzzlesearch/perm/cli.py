@@ -175,7 +175,7 @@ def solve(file: str, state: tuple[str, ...], scramble: str | None, most: int, ve
     if result.moves < 0:
         click.echo(f"{result.puzzle}: {result.start} cannot be reached: {result.reason}")
         return clikit.EXIT_CHECK_FAILED
-    click.echo(f"{result.puzzle}: {result.moves} move{'s' if result.moves != 1 else ''}")
+    click.echo(f"{result.puzzle}: {result.moves} {plural(result.moves, 'move')}")
     click.echo(" ".join(result.sequence) or "(none: it is solved)")
     width = max([5, *(len(m) for m in result.sequence)])
     click.echo(f"{'start':<{width}}  {result.start}")

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import gcd, prod
 
+from puzzlesearch.engine.params import plural
 from puzzlesearch.engine.space import parity
 from puzzlesearch.perm import schreier
 from puzzlesearch.perm.layout import Layout, dropped, layout, orbit_arrangements
@@ -222,16 +223,22 @@ def count(rules: Rules, memory: int | None = None) -> Count:
         order = int(group(rules, lay).order())
     complete = order == upper  # G is everything its invariants allow
     if not b_gens and all(len(c) == len(o) for c, o in zip(lay.counts, lay.orbits, strict=True)):
-        states, how = order, f"Schreier-Sims: the moves generate a group of {order:,} elements, one a state"
+        states, how = order, (f"Schreier-Sims: the moves generate a group of {order:,} "
+                              f"{plural(order, 'element')}, one a state")
     elif complete:
         states = placements * ab.size // i_size
-        how = (f"the group of {order:,} elements (Schreier-Sims) over the {order // states:,} of them that "
-               "only exchange identical pieces, counted from the invariants, which describe the group")
+        same = order // states
+        them = ("the one of them that only exchanges" if same == 1
+                else f"the {same:,} of them that only exchange")
+        how = (f"the group of {order:,} {plural(order, 'element')} (Schreier-Sims) over {them} identical "
+               "pieces, counted from the invariants, which describe the group")
     else:
         stab = stabiliser_order(rules, lay, group(rules, lay))
         states = order // stab
-        how = (f"the group of {order:,} elements (Schreier-Sims) over the {stab:,} of them that only "
-               "exchange identical pieces (a backtrack search of the group)")
+        them = ("the one of them that only exchanges" if stab == 1
+                else f"the {stab:,} of them that only exchange")
+        how = (f"the group of {order:,} {plural(order, 'element')} (Schreier-Sims) over {them} identical "
+               "pieces (a backtrack search of the group)")
     total = prod(arrangements(s) for s in rules.sets)
     reasons = _reasons(rules, lay, comps, vectors + b_gens, ab)
     orbit_only = len(reasons) == sum(1 for i in range(len(rules.sets)) if _orbit_reason(rules, lay, i))

@@ -31,6 +31,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from math import gcd, lcm
 
+from puzzlesearch.engine.params import plural
 from puzzlesearch.engine.space import multinomial
 
 State = tuple[tuple[int, ...], tuple[int, ...]]
@@ -234,7 +235,7 @@ def parse_state(rules: Rules, text: str) -> State:
     if len(tokens) != rules.size:
         raise ValueError(f"a state of {rules.name} names the piece at each of its {rules.size} positions "
                          f"({_first_positions(rules)}), got {len(tokens)} "
-                         f"token{'s' if len(tokens) != 1 else ''}")
+                         f"{plural(len(tokens), 'token')}")
     names = rules.names
     solved_labels = rules.solved[0]
     labels, twists = [], []

@@ -17,15 +17,15 @@ row that sift to the identity, the answer is None: the invariants do not describ
 group, and an exact method must decide.
 
 Memory: the transversals hold up to d(d+1)/2 rows of d points (2 bytes each below 32,768
-points, `need_bytes`); the rows are allocated as they come, twice as many each time,
-each time checked against the cap (engine.memory). At most MAX_POINTS points.
+points, `need_bytes`); the rows are reserved at once but take memory only as they are
+written, and the cap (engine.memory) is checked each time the rows in use double. At
+most MAX_POINTS points.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from math import prod
 
 import numpy as np
 
@@ -33,22 +33,26 @@ from puzzlesearch.engine.memory import require
 from puzzlesearch.perm import schreier_kernel
 
 #: the most points (positions x twists) a group is counted on: the symmetric group on 512
-#: points takes about 2 s and 300 MiB, on 1,024 points fifteen seconds and 1.2 GiB (its
-#: transversals grow as the cube of the points); beyond, refused at once
+#: points takes about a second and 300 MiB (benchmarks/results/perm_limits.json), on 1,024
+#: points eight times the memory (its transversals grow as the cube of the points); beyond,
+#: refused at once
 MAX_POINTS = 512
 
 
 def need_bytes(degree: int) -> int:
     """The most the chain of a group on `degree` points takes (the symmetric group's): its
-    transversal rows, 2 bytes a point (4 from 32,768 points), and the table of rows."""
-    return degree * (degree + 1) // 2 * degree * (2 if degree < 2**15 else 4) + degree * degree * 8
+    transversal rows, 2 bytes a point (4 from 32,768 points), and the tables of rows and
+    orbits."""
+    return degree * (degree + 1) // 2 * degree * (2 if degree < 2**15 else 4) + 2 * degree * degree * 8
 
 
 class Chain:
     """A stabiliser chain grown from random elements of the group `gens` generate. The
     inverted transversal rows of every level are rows of one array (`rows`), and
     `where[j, x]` is the row of point x at level j (-1: not in the orbit), so that the
-    sift runs compiled (`schreier_kernel.sift`)."""
+    sift and the closure of an orbit run compiled (`schreier_kernel`): for the symmetric
+    group on 512 points the closure makes 131,328 rows, which Python's loop made at about
+    10 microseconds each."""
 
     def __init__(self, gens: Sequence[Sequence[int]], seed: int = 0, memory: int | None = None,
                  what: str = "Schreier-Sims") -> None:
@@ -56,12 +60,23 @@ class Chain:
         self.dtype = np.int16 if n < 2**15 else np.int32
         self.gens = [np.array(g, dtype=self.dtype) for g in gens]
         self.memory, self.what = memory, what
-        self.rows = np.empty((min(n * (n + 1) // 2 + 1, 4 * n + 4), n), dtype=self.dtype)
+        # room for the symmetric group's rows at once: the pages are the system's only once
+        # written, and rows never copied as they grow (copies took half the time at 512 points);
+        # the memory cap is checked as the rows in use pass each power of two (`_room`)
+        self.rows = np.empty((n * (n + 1) // 2 + 1, n), dtype=self.dtype)
         self.nrows = 0
+        self.checked = min(n * (n + 1) // 2 + 1, 4 * n + 4)
         self.where = np.full((max(1, n), n), -1, dtype=np.int64)
         self.base = np.zeros(max(1, n), dtype=np.int64)
-        self.points: list[list[int]] = []  # each level's orbit, in the order of its rows
-        self.strong: list[list[tuple[np.ndarray, np.ndarray]]] = []  # each level's elements, inverses
+        self.orbit = np.zeros((max(1, n), n), dtype=np.int64)  # level j's orbit: orbit[j, :size[j]]
+        self.size = np.zeros(max(1, n), dtype=np.int64)
+        self.levels = 0
+        # the elements found, each with its inverse, and the indexes of each level's
+        self.elements = np.empty((8, n), dtype=self.dtype)
+        self.inverses = np.empty((8, n), dtype=self.dtype)
+        self.nelements = 0
+        self.mine: list[list[int]] = []
+        self.order = 1  # the product of the orbit lengths: a lower bound of |G|, exact once complete
         self.rng = random.Random(seed)
         # product replacement: a few slots holding products, and an accumulator
         self.slots = [g.copy() for g in self.gens] * max(1, 10 // max(1, len(self.gens)) + 1)
@@ -79,50 +94,44 @@ class Chain:
         return self.acc
 
     @property
-    def levels(self) -> int:
-        return len(self.points)
+    def points(self) -> list[list[int]]:
+        """Each level's orbit, in the order of its rows."""
+        return [[int(x) for x in self.orbit[j, :self.size[j]]] for j in range(self.levels)]
 
-    @property
-    def order(self) -> int:
-        """The product of the orbit lengths: a lower bound of |G|, exact once complete."""
-        return prod(len(p) for p in self.points)
-
-    def _row(self, level: int, point: int, row: np.ndarray) -> None:
-        if self.nrows == len(self.rows):  # twice the rows, within the memory cap
-            more = np.empty((2 * len(self.rows), self.degree), dtype=self.dtype)
-            require(2 * more.nbytes, self.memory, self.what)  # the old rows, the new and the table
-            more[:self.nrows] = self.rows
-            self.rows = more
-        self.rows[self.nrows] = row
-        self.where[level, point] = self.nrows
-        self.nrows += 1
-        self.points[level].append(point)
+    def _room(self, more: int) -> None:
+        """Room for `more` rows, within the memory cap (checked as the rows pass each power of two)."""
+        while self.checked < min(self.nrows + more, len(self.rows)):  # never more than the symmetric group's
+            self.checked = min(2 * self.checked, len(self.rows))
+            require(self.checked * self.degree * self.rows.itemsize, self.memory, self.what)
 
     def _new_level(self, point: int) -> None:
-        self.base[self.levels] = point
-        self.points.append([])
-        self.strong.append([])
-        self._row(self.levels - 1, point, np.arange(self.degree, dtype=self.dtype))
+        j = self.levels
+        self.base[j] = point
+        self.mine.append([])
+        self._room(1)
+        self.rows[self.nrows] = np.arange(self.degree, dtype=self.dtype)
+        self.where[j, point] = self.nrows
+        self.orbit[j, 0] = point
+        self.size[j] = 1
+        self.nrows += 1
+        self.levels += 1
 
     def _add(self, j: int, g: np.ndarray) -> None:
         """A new element of level j (it fixes the earlier base points): the orbit closed."""
-        inv = np.empty_like(g)
-        inv[g] = np.arange(len(g), dtype=g.dtype)
-        self.strong[j].append((g, inv))
-        points, where = self.points[j], self.where[j]
-        todo = list(range(len(points)))  # orbit points whose images under the new element are unseen
-        pairs = [(g, inv)]
-        while todo:
-            later = []
-            for gen, ginv in pairs:
-                for i in todo:
-                    z = int(gen[points[i]])
-                    if where[z] < 0:
-                        self._row(j, z, self.rows[where[points[i]]][ginv])  # (u_y s)^-1 = s^-1 u_y^-1
-                        later.append(len(points) - 1)
-            todo = later
-            pairs = self.strong[j]
-        return None
+        k = self.nelements
+        if k == len(self.elements):
+            self.elements = np.concatenate([self.elements, np.empty_like(self.elements)])
+            self.inverses = np.concatenate([self.inverses, np.empty_like(self.inverses)])
+        self.elements[k] = g
+        self.inverses[k, g] = np.arange(len(g), dtype=g.dtype)
+        self.nelements += 1
+        self.mine[j].append(k)
+        before = int(self.size[j])
+        self._room(self.degree - before)
+        mine = np.array(self.mine[j], dtype=np.int64)
+        self.nrows = schreier_kernel.close(j, k, self.elements, self.inverses, mine, self.orbit, self.size,
+                                           self.where, self.rows, self.nrows)
+        self.order = self.order // before * int(self.size[j])
 
     def sift(self, g: np.ndarray) -> tuple[np.ndarray, int]:
         """(what is left of g, the level where it stopped: `levels` if it got through)."""
@@ -164,7 +173,7 @@ def order(gens: Sequence[Sequence[int]], upper: int, memory: int | None, what: s
     if degree > MAX_POINTS:
         raise ValueError(f"{what}: a group is counted on at most {MAX_POINTS:,} points (positions x twists), "
                          f"got {degree:,}")
-    require(degree * degree * 8, memory, what)
+    require(2 * degree * degree * 8, memory, what)  # the tables of rows and orbits
     return Chain(gens, memory=memory, what=what).grow(upper)
 
 

@@ -63,7 +63,7 @@ import numpy as np
 from puzzlesearch.engine import figures, interrupt, memory
 from puzzlesearch.engine.failures import CheckFailed
 from puzzlesearch.engine.options import RunOptions, checked, cores
-from puzzlesearch.engine.params import choice, flag, pairs, shown, whole
+from puzzlesearch.engine.params import choice, flag, pairs, plural, shown, whole
 from puzzlesearch.engine.params import seed as check_seed
 from puzzlesearch.engine.progress import Display, bar_enabled
 from puzzlesearch.engine.run import run_tasks
@@ -264,7 +264,7 @@ def count(
         # the queens still to place face a board of `free` rows with a few squares taken:
         # a search of the size of counting all solutions of about that n, refused alike
         raise ValueError(
-            f"--fixed gives {len(given.squares)} queen{'s' if len(given.squares) > 1 else ''} of {n}: the "
+            f"--fixed gives {len(given.squares)} {plural(len(given.squares), 'queen')} of {n}: the "
             f"other {free} rows are a search like counting all solutions of n={free} (refused above "
             f"{MAX_COUNT_N}, decades of CPU time here); give at least {n - MAX_COUNT_N} queens")
     quick = n <= tasks.QUICK_N

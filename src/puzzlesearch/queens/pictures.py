@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from puzzlesearch.engine import figures
+from puzzlesearch.engine.params import plural
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -73,7 +74,7 @@ def board_figure(board: Sequence[int]) -> Figure:
         ax.set_xticks([])
         ax.set_yticks([])
     columns = " ".join(str(c + 1) for c in cols) if n <= 16 else ""
-    ax.set_title(f"{n} queen{'s' if n != 1 else ''}" + (f": {columns}" if columns else ""), fontsize=10)
+    ax.set_title(f"{n} {plural(n, 'queen')}" + (f": {columns}" if columns else ""), fontsize=10)
     fig.tight_layout()
     return fig
 

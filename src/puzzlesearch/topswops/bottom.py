@@ -147,8 +147,9 @@ def _kept_or_computed(n: int, target: int, k: int, bounds: list[int] | tuple[int
         return kept, "store"
     b = compute(n, target, k, bounds, run, k2)
     records, damaged = _records(n, run.store)
-    known.keep_bottom(n, asdict(b), how, b.seconds, run.store,
-                      [asdict(r) for r in records] if damaged else None)
+    with known.on_the_way():
+        known.keep_bottom(n, asdict(b), how, b.seconds, run.store,
+                          [asdict(r) for r in records] if damaged else None)
     return b, "listing"
 
 

@@ -268,8 +268,9 @@ def own_bounds(n: int, store: str | None = None, *, progress: bool = False,
             here = RunOptions(workers=workers if m >= LONG_FROM else 1, progress=progress)
             r = search(Tree.plain(m, bounds), here)
             value = r.steps
-            known.remember_f(m, value, "forward", r.seconds, store)
-            known.keep_deck(m, r.decks[0], value, "the forward search", store)
+            with known.on_the_way():
+                known.remember_f(m, value, "forward", r.seconds, store)
+                known.keep_deck(m, r.decks[0], value, "the forward search", store)
         bounds.append(value)
     return bounds
 

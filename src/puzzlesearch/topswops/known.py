@@ -16,8 +16,10 @@ them their meaning. This module imports no numba.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 
+from puzzlesearch.engine.paths import NoSpace
 from puzzlesearch.engine.store import ResultsStore
 from puzzlesearch.topswops import rules
 
@@ -65,6 +67,17 @@ def deck(n: int, store: str | None) -> rules.Deck | None:
     return tuple(int(x) for x in kept)
 
 
+@contextmanager
+def on_the_way() -> Iterator[None]:
+    """Around keeping what a search makes on the way to its answer (a smaller f(m), a deck to
+    start at, a bottom bound): a full disk skips the write, so that the search goes on to
+    its answer, which is printed and then reported as computed but not saved."""
+    try:
+        yield
+    except NoSpace:
+        pass
+
+
 def keep_deck(n: int, cards: rules.Deck, steps: int, method: str, store: str | None) -> None:
     """Keep `cards` (a deck of `steps` steps) as the longest of n cards, unless the store
     has one at least as long."""
@@ -92,4 +105,4 @@ def keep_bottom(n: int, record: dict, method: str, seconds: float, store: str | 
 
 
 __all__ = ["STORE_PUZZLE", "bottom_key", "bottoms", "deck", "deck_key", "f", "f_key", "keep_bottom",
-           "keep_deck", "missing_f", "remember_f"]
+           "keep_deck", "missing_f", "on_the_way", "remember_f"]

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 
 from puzzlesearch.engine import figures
+from puzzlesearch.engine.params import plural
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -73,7 +74,7 @@ def game_figure(play: _Game) -> Figure:
     for spine in ax.spines.values():
         spine.set_visible(False)
     whose = " ".join(map(str, play.deck)) if n <= TITLE_CARDS else f"a deck of {n} cards"
-    ax.set_title(f"topswops {whose}: {play.steps} reversal{'s' if play.steps != 1 else ''}", fontsize=10)
+    ax.set_title(f"topswops {whose}: {play.steps} {plural(play.steps, 'reversal')}", fontsize=10)
     fig.tight_layout()
     return fig
 

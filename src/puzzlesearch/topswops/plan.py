@@ -218,7 +218,8 @@ def _witness(n: int, run: RunOptions, start: tuple[int, ...] | None, seed: int,
     # (processes of the forward search)
     workers = min((run.workers or cores()) if run.scheduler is None else cores(), MAX_LONG_WORKERS)
     found = long_decks(n, seconds, seed, workers=workers)
-    known.keep_deck(n, found.deck, found.steps, f"long, {found.seconds} s, seed {seed}", run.store)
+    with known.on_the_way():
+        known.keep_deck(n, found.deck, found.steps, f"long, {found.seconds} s, seed {seed}", run.store)
     return found.deck, found.steps, "long", found.seconds
 
 
