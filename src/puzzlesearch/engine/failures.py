@@ -1,13 +1,13 @@
 """The two ways a run ends that are neither an answer nor bad input.
 
-- :class:`CheckFailed`: the run computed something that fails one of the checks an exact
+- `CheckFailed`: the run computed something that fails one of the checks an exact
   answer must pass: an invariant (Burnside's lemma gives a whole number of classes), two
   methods that must agree, a witness replayed by the plain rules, a checksum of saved
   work. The answer is not returned and nothing goes into the results store: a wrong value
   printed as right, or kept for later runs to build on, is the one failure an exact tool
   must never have. The command line prints one line naming the check and its numbers and
   exits 1.
-- :class:`ClusterLost`: the Dask cluster can no longer run the work: its scheduler stopped
+- `ClusterLost`: the Dask cluster can no longer run the work: its scheduler stopped
   answering, or it has had no worker for a while. Every task finished before is kept in
   the checkpoint; the command line prints one line and exits 75 (EX_TEMPFAIL: try again
   later), and the same command, once the cluster is back, resumes.

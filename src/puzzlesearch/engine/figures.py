@@ -3,11 +3,11 @@ notebook shows for a result object (``_repr_svg_``).
 
 matplotlib is an optional extra (the ``[plot]`` extra), so it is imported
 inside these functions only: a command without ``--plot`` never loads it. Each puzzle's
-``pictures.py`` draws its figures on :func:`figure` (a matplotlib Figure with the Agg
+``pictures.py`` draws its figures on `figure` (a matplotlib Figure with the Agg
 canvas, made without pyplot, so that no figure stays registered anywhere after it is
-saved) and hands them to :func:`save` or :func:`svg_text`.
+saved) and hands them to `save` or `svg_text`.
 
-A plot file is checked before the work (:func:`check_plot`), like every output file
+A plot file is checked before the work (`check_plot`), like every output file
 (engine.paths): a search that runs for an hour must not find at its end that its picture
 cannot be written, or that matplotlib is missing.
 """
@@ -79,7 +79,7 @@ def figure(width: float, height: float) -> Figure:
 
 def close(fig: Figure) -> None:
     """Let go of a figure: a figure made by pyplot is removed from pyplot's list of open
-    figures (one made by :func:`figure` has nothing to release). pyplot is not loaded for it."""
+    figures (one made by `figure` has nothing to release). pyplot is not loaded for it."""
     pyplot = sys.modules.get("matplotlib.pyplot")
     if pyplot is not None:
         pyplot.close(fig)

@@ -3,8 +3,8 @@
 ``RunOptions`` holds where the work runs (``workers``, ``scheduler``), where it is kept
 (``checkpoint``, ``store``), how much memory it may take (``memory``) and whether a
 progress bar is drawn. It also owns the one worker policy of the project
-(:meth:`RunOptions.workers_for`): puzzles say whether a job is quick, the engine decides
-what that means for the number of processes, and :func:`cores` says how many there are.
+(`RunOptions.workers_for`): puzzles say whether a job is quick, the engine decides
+what that means for the number of processes, and `cores` says how many there are.
 A scheduler's address is checked by `engine.scheduler`.
 """
 

@@ -327,14 +327,14 @@ def no_worker_seconds() -> float:
 
 
 class Cluster:
-    """The Dask client of one run (see :func:`dask_client`), and what the run needs of it.
+    """The Dask client of one run (see `dask_client`), and what the run needs of it.
 
     ``submit`` keeps a weak reference to each future, so that an interrupted run can cancel
     those still wanted (a strong one would keep every result in the cluster's memory until
     the run ends). ``wait``, ``result`` and ``gather`` never block longer than LOOK_SECONDS
     without looking at the cluster: a worker lost is Dask's to handle (it runs the lost
     tasks again on the others), but a cluster that cannot go on, its scheduler gone or no
-    worker left for :func:`no_worker_seconds`, ends the wait with ClusterLost, one line,
+    worker left for `no_worker_seconds`, ends the wait with ClusterLost, one line,
     rather than an endless wait or distributed's traceback."""
 
     def __init__(self, client: Any, address: str, patience: float = NO_WORKER_SECONDS):

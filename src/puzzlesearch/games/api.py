@@ -179,7 +179,7 @@ def plot(result: TakeBreakValues | SubtractionValues, filename: str) -> None:
     """A table of values drawn into an image file (pictures.values_figure: G(n) against n,
     the rare heaps and the start of the period marked), in the format its suffix names;
     OSError or ValueError when it cannot be saved. Check the file first with
-    :func:`check_plot` (engine.figures). A table shows itself so in a notebook."""
+    `check_plot` (engine.figures). A table shows itself so in a notebook."""
     figures.save(pictures.values_figure(result), filename)
 
 

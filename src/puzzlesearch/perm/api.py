@@ -401,12 +401,12 @@ def _remember(rules: Rules, found: group.Count, run: RunOptions) -> None:
         pass
 
 
-#: the formats :meth:`Puzzle.convert` writes, and the file extension of each
+#: the formats `Puzzle.convert` writes, and the file extension of each
 FORMATS = formats.FORMATS
 
 
 def check_convert(to: str, out: str | Path | None = None) -> None:
-    """ValueError (one line) for a format :meth:`Puzzle.convert` does not write, or an
+    """ValueError (one line) for a format `Puzzle.convert` does not write, or an
     `out` file that cannot be written: checked before the puzzle is read."""
     formats.check_format(text(to, "--to"))
     if out is not None:
@@ -416,7 +416,7 @@ def check_convert(to: str, out: str | Path | None = None) -> None:
 def plot(result: Census, filename: str) -> None:
     """The distance histogram of a census as an image (pictures.histogram_figure, log
     scale), in the format the file's suffix names; OSError or ValueError when it cannot be
-    saved. Check the file first with :func:`check_plot` (engine.figures)."""
+    saved. Check the file first with `check_plot` (engine.figures)."""
     if not isinstance(result, Census):
         raise TypeError(f"result must be a Census, got {shown_value(result)}")
     figures.save(pictures.histogram_figure(result), file_name(filename, "filename"))

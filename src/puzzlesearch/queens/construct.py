@@ -14,12 +14,12 @@ N", SIGART Bulletin 2 (1991) 7). Rows and columns 1-based, h = m/2, for an even 
 - an odd n = m + 1: the board of m, and a queen on the corner (n, n), which both patterns
   leave free (neither puts a queen on the main diagonal).
 
-n = 1 is one queen; n = 2 and 3 have no board (:class:`NoBoard`). The construction is a
+n = 1 is one queen; n = 2 and 3 have no board (`NoBoard`). The construction is a
 few numpy operations on arrays of n small ints, so n = 10^7 takes a fraction of a second.
 
-:func:`verify` checks any board in O(n) without trusting its maker: the n columns are a
+`verify` checks any board in O(n) without trusting its maker: the n columns are a
 permutation of 0..n-1, and the n sums row + column, like the n differences row - column,
-are all distinct (marked in boolean arrays of 2n - 1 places). :func:`solve` never returns a
+are all distinct (marked in boolean arrays of 2n - 1 places). `solve` never returns a
 board it has not verified.
 
 Boards here are numpy arrays of 0-based columns, one per row (int32: n <= MAX_SOLVE_N).
@@ -133,7 +133,7 @@ def _short(n: int) -> str:
 
 def board(n: int) -> np.ndarray:
     """One n-queens board (0-based column of each row's queen, int32), by the explicit
-    construction; NoBoard for n = 2, 3. Not verified here: see :func:`solve`."""
+    construction; NoBoard for n = 2, 3. Not verified here: see `solve`."""
     n = check_n(n)
     if n in (2, 3):
         raise NoBoard(f"no board exists for n={n}: " + (
@@ -266,7 +266,7 @@ def joined(cols: np.ndarray, sep: str) -> Iterator[str]:
 
 
 def save(cols: np.ndarray, path: str | os.PathLike, fmt: str = "columns") -> Path:
-    """Write :func:`text` to `path` atomically: a temporary file beside it, renamed over it
+    """Write `text` to `path` atomically: a temporary file beside it, renamed over it
     when complete, so that `path` holds the old file or the whole board, never a part.
     OSError (the temporary file removed) when the disk is full or the folder went away."""
     with replacing(path, "--out") as tmp, open(tmp, "w", encoding="utf-8", newline="\n") as f:

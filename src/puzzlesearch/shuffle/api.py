@@ -142,7 +142,7 @@ def pancake_god(n: int, show: int = 10, *, burnt: bool = False,
 def plot(result: Census, filename: str, unit: str = "decks") -> None:
     """The distance histogram of a census as an image (pictures.histogram_figure, log
     scale), in the format the file's suffix names; OSError or ValueError when it cannot be
-    saved. Check the file first with :func:`check_plot` (engine.figures)."""
+    saved. Check the file first with `check_plot` (engine.figures)."""
     if not isinstance(result, Census):
         raise TypeError(f"result must be a Census, got {shown(result)}")
     figures.save(pictures.histogram_figure(result, text(unit, "unit")), file_name(filename, "filename"))

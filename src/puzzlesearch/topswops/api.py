@@ -154,7 +154,7 @@ def solve(n: int = 10, mode: str = "both", *, run: RunOptions = RunOptions(),  #
     at a long deck and prunes with the bound once card n is at the bottom (plan.py,
     bottom.py); False, Knuth's search; None (default), from n = DEEP_FROM on the cheaper
     of the two by Knuth's probes (choice.py), below it Knuth's. Either finds the same
-    decks. `start`: a deck found beforehand (see :func:`deck`) to start at instead of
+    decks. `start`: a deck found beforehand (see `deck`) to start at instead of
     the one `long` finds (implies `deep`). The forward search's seconds include making its plan.
     """
     n, deep, start = _check_solve(n, mode, run, deep, start)
@@ -275,7 +275,7 @@ def deck(cards: str | Iterable[int | str]) -> tuple[int, ...]:
 
 
 def play(cards: str | Iterable[int | str]) -> Play:
-    """Play a deck (see :func:`deck`) to its end with the plain rules."""
+    """Play a deck (see `deck`) to its end with the plain rules."""
     d = deck(cards)
     trace = rules.trace(d)
     return Play(deck=d, steps=len(trace) - 1, trace=trace)
@@ -290,7 +290,7 @@ def check_plot(filename: str) -> None:
 def plot(game: Play, filename: str) -> None:
     """The game drawn move by move (pictures.game_figure) into an image file, in the
     format its suffix names; OSError or ValueError when it cannot be saved. Check the file
-    first with :func:`check_plot` (engine.figures)."""
+    first with `check_plot` (engine.figures)."""
     figures.save(pictures.game_figure(game), filename)
 
 
