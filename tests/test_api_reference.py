@@ -54,6 +54,10 @@ def shown(loaded: griffe.Module):
             obj = getattr(module, name)
             if inspect.isclass(obj) or inspect.isfunction(obj):
                 yield f"{package}.{name}", obj, loaded[f"{package}.{name}"].final_target
+    rules = importlib.import_module("puzzlesearch.topswops.rules")
+    for name, obj in vars(rules).items():
+        if inspect.isfunction(obj) and obj.__module__ == rules.__name__ and not name.startswith("_"):
+            yield f"topswops.rules.{name}", obj, loaded[f"topswops.rules.{name}"]
     for path in ENGINE:
         module_path, name = path.rsplit(".", 1)
         obj = getattr(importlib.import_module(f"puzzlesearch.{module_path}"), name)

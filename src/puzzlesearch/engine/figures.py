@@ -50,9 +50,19 @@ def image_format(filename: str) -> str:
 
 
 def check_plot(filename: str, option: str = "--plot") -> None:
-    """Before the work: the plot file can be written (engine.paths.check_writable),
-    matplotlib is installed (else ImportError), and the name ends in an image format
-    (else ValueError). Each message is one line naming `option`."""
+    """Check, before the work, that a picture can be saved into a file.
+
+    The file can be written, matplotlib is installed, and the name ends in an image
+    format. Each message is one line naming `option`.
+
+    Args:
+        filename: The image file.
+        option: What the message calls the file (the command line's option).
+
+    Raises:
+        ValueError: The file cannot be written, or its suffix names no image format.
+        ImportError: matplotlib is not installed.
+    """
     option = text(option, "option")
     filename = file_name(filename, option)
     check_writable(filename, option)
