@@ -42,7 +42,7 @@ def documented(docstring: griffe.Docstring | None, kind: str) -> set[str]:
     names = set()
     for section in docstring.parse("google", warn_unknown_params=False):
         if section.kind.value == kind:
-            names.update(item.name for item in section.value if item.description.strip())
+            names.update(item.name.lstrip("*") for item in section.value if item.description.strip())
     return names
 
 
