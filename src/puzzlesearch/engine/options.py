@@ -133,7 +133,7 @@ class RunOptions:
         """
         return self.scheduler is None and self.checkpoint is None and self.workers_for(quick) == 1
 
-    def but(self, **changes) -> RunOptions:
+    def but(self, **changes: object) -> RunOptions:
         """A copy with some fields changed.
 
         Args:
