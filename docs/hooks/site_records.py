@@ -17,6 +17,7 @@ site unnoticed.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -259,3 +260,27 @@ def load(name: str) -> Record:
     if not path.exists():
         raise CatalogError(f"benchmarks/results/{name}: no such record")
     return Record(name, _read(name, path.stat().st_mtime))
+
+
+#: where the built site keeps a copy of each record, so that a record's name links to it
+SITE_FOLDER = "records"
+#: a record's name written as code, not yet a link: `benchmarks/results/NAME.json`
+NAMED = re.compile(r"(?<!\[)`benchmarks/results/([\w.-]+\.json)`(?!\])")
+
+
+def site_files() -> dict[str, bytes]:
+    """The records as files of the built site: records/NAME.json, each as it is saved."""
+    return {f"{SITE_FOLDER}/{name}": (RESULTS / name).read_bytes() for name in record_files()}
+
+
+def link_records(markdown: str, page_path: str) -> str:
+    """Each record named as code on a page becomes a link to the site's copy of it (a name
+    that is no record is left as it is, for the build's own checks to name)."""
+    up = "../" * page_path.count("/")
+    known = set(record_files())
+
+    def link(match: re.Match) -> str:
+        name = match.group(1)
+        return f"[{match.group(0)}]({up}{SITE_FOLDER}/{name})" if name in known else match.group(0)
+
+    return NAMED.sub(link, markdown)
