@@ -95,7 +95,8 @@ def test_every_shown_method_documents_its_parameters(loaded):
             continue
         for method_name, method in gobj.members.items():
             if method.is_function and not method_name.startswith("_") and method.docstring is not None:
-                missing += [f"{name}.{method_name}: {p}" for p in missing_parameters(method, method.docstring)]
+                missing += [f"{name}.{method_name}: {p}"
+                            for p in missing_parameters(method, method.docstring)]
     assert missing == []
 
 
