@@ -54,6 +54,7 @@ CSS = """\
 .md-typeset table:not([class]) { font-size: .6rem; }
 .md-typeset table:not([class]) th, .md-typeset table:not([class]) td { padding: .4em .6em; }
 .md-typeset table:not([class]) th { min-width: 0; }
+.md-typeset a.nowrap code { white-space: nowrap; word-break: normal; }
 .md-typeset .grid.cards img { display: block; margin: 0 auto; max-height: 18rem; }
 """
 

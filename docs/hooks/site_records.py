@@ -90,7 +90,8 @@ def _survey(data: dict) -> str:
 
 def _sidebyside(data: dict) -> str:
     only = "".join(f" --only {r['case']}" for r in data["rows"]) if len(data["rows"]) < 6 else ""
-    return f"python benchmarks/sidebyside.py --before {data['before']} --repeats {data['repeats']}{only}"
+    # OTHER/src: the tree before the change, a checkout in a temporary folder of the machine
+    return f"python benchmarks/sidebyside.py --before OTHER/src --repeats {data['repeats']}{only}"
 
 
 #: every record file in benchmarks/results/, with the script run that writes it; the script
@@ -106,7 +107,8 @@ CATALOG: dict[str, Entry] = {
     "topswops_long_deadline.json": _script("python benchmarks/topswops.py --deadline"),
     "topswops_wide.json": _script("python benchmarks/topswops.py --wide"),
     "topswops_plan_17.json": _script("python benchmarks/topswops.py --plan 17 --seconds 60"),
-    "topswops_knuth.json": _script("python benchmarks/topswops_knuth.py --knuth /tmp/knuth/O2 "
+    # KNUTH: the folder of a build of Knuth's program (the record names the build it timed)
+    "topswops_knuth.json": _script("python benchmarks/topswops_knuth.py --knuth KNUTH "
                                    "--knuth-flags 'gcc -O2' --n 14 --repeats 3"),
     "scale.json": Entry(False, _scale),
     "queens.json": _script("python benchmarks/queens.py"),
