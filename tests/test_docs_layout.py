@@ -56,13 +56,25 @@ def rendered() -> dict[str, tuple[str, set[str]]]:
     return {p.name: hook.render_page(p.read_text(), p.name) for p in sorted(DOCS.glob("*.md"))}
 
 
+def wide_lines(name: str, lines) -> list[str]:
+    return [f"{name}:{number}: {len(text) - indent} characters" for number, indent, text in lines
+            if len(text) - indent > (COLUMN if indent == 0 else INDENTED_COLUMN)]
+
+
 def test_code_lines_fit_their_column():
     wide = []
     for page in sorted(DOCS.rglob("*.md")):
-        for number, indent, text in code_lines(page):
-            column = COLUMN if indent == 0 else INDENTED_COLUMN
-            if len(text) - indent > column:
-                wide.append(f"{page.relative_to(ROOT)}:{number}: {len(text) - indent} > {column}")
+        wide += wide_lines(str(page.relative_to(ROOT)), code_lines(page))
+    assert wide == []
+
+
+def test_code_lines_the_build_writes_fit_their_column(rendered, tmp_path):
+    """The tables' code blocks (commands, the scripts' usage lines) too."""
+    wide = []
+    for name, (markdown, _) in rendered.items():
+        page = tmp_path / name
+        page.write_text(markdown)
+        wide += wide_lines(f"docs/{name}, rendered", code_lines(page))
     assert wide == []
 
 

@@ -81,6 +81,23 @@ def cell(value: object) -> str:
     return text.replace("|", "\\|")
 
 
+#: the characters of a line of the site's code blocks (tests/test_docs_layout.py)
+CODE_COLUMN = 80
+
+
+def code_line(text: str, column: int = CODE_COLUMN) -> str:
+    """A command for a code block: wrapped before an option, with a backslash at the end
+    of each line but the last, as a shell continues it, so that it fits the column."""
+    lines, rest = [], text
+    while len(rest) > column:
+        cuts = [m.start() for m in re.finditer(r" (?=[-\[])", rest) if 0 < m.start() <= column - 2]
+        if not cuts:
+            break
+        lines.append(rest[:cuts[-1]] + " \\")
+        rest = "  " + rest[cuts[-1] + 1:]
+    return "\n".join([*lines, rest])
+
+
 def table(header: list[str], rows: list[list[object]]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
@@ -735,7 +752,7 @@ def bench_scripts(src: Sources) -> str:
             elif usage and line.startswith(" " * 10) and line.strip().startswith("["):
                 usage[-1] += " " + line.strip()  # the usage line goes on, indented
         name = script.relative_to(site_records.ROOT)
-        lines = [re.sub(r"\s{3,}", "  ", u) for u in usage] or [f"python {name}"]
+        lines = [code_line(re.sub(r"\s{3,}", "  ", u)) for u in usage] or [f"python {name}"]
         parts.append(f"**`{name}`**: {about}\n\n```text\n" + "\n".join(lines) + "\n```")
     return "\n\n".join(parts)
 
@@ -783,6 +800,9 @@ def gallery(src: Sources) -> str:
         _card("hanoi-position.svg", "A Tower of Hanoi position", "hanoi.md",
               f"**[Tower of Hanoi](hanoi.md)**: the {site_computed.HANOI_DISCS}-disc tower after "
               f"{site_computed.HANOI_MOVES} of its moves; any number of pegs, from any position."),
+        _card("hanoi-4-pegs.svg", "The Tower of Hanoi on 4 pegs", "results.md#hanoi",
+              f"**[Four pegs](results.md#hanoi)**: the {site_computed.HANOI_DISCS}-disc tower halfway "
+              "through its Frame–Stewart moves, checked by breadth-first search over every position."),
         _card("grundys-values.png", "Values of Grundy's game", "results.md#grundys-game",
               f"**[Grundy's game](grundy.md)**: Sprague–Grundy values computed to 10<sup>{heaps}</sup> "
               f"heaps (drawn: the first {num(site_computed.GRUNDYS_HEAPS)}); the few rare heaps (orange) "
