@@ -3,9 +3,12 @@ print, compare two runs, and compare each with the output its page shows.
 
 An example is a line `$ COMMAND` inside a fenced block of README.md or of a page of
 docs/; the lines after it, up to the next `$ ` line or the end of the block, are the
-output the page shows. A refactor must leave every example printing the same bytes
-before and after; this script is how that is checked, and tests/test_doc_examples.py
-uses the same functions to check that every page shows what its commands print.
+output the page shows. A line that ends in a backslash goes on in the next one, as in a
+shell: the pages wrap long commands and outputs so that they fit the column of the
+site's code blocks (tests/test_docs_layout.py). A refactor must leave every example
+printing the same bytes before and after; this script is how that is checked, and
+tests/test_doc_examples.py uses the same functions to check that every page shows what
+its commands print.
 
 How a command runs. Each runs in bash (so pipes, quotes and `VAR=value` prefixes mean
 what they mean to a user), in a fresh empty directory, with stdin empty unless the
@@ -250,13 +253,33 @@ def _skip_reason(command: str, block_is_interactive: bool) -> str:
     return ""
 
 
+def unwrapped(lines: list[str]) -> list[tuple[int, str]]:
+    """The lines of a block, each with its index in the block, with each line that ends in
+    a backslash joined to the next one (its indent dropped): a page wraps a long command or
+    output line so that it fits its column, as a shell continues a command."""
+    out: list[tuple[int, str]] = []
+    carry: tuple[int, str] | None = None
+    for index, text in enumerate(lines):
+        if carry is not None:
+            index, text = carry[0], carry[1] + text.lstrip()
+        if text.endswith("\\"):
+            carry = (index, text[:-1])
+        else:
+            out.append((index, text))
+            carry = None
+    if carry is not None:
+        out.append(carry)
+    return out
+
+
 def examples(page: Path = README) -> list[Example]:
     """Every `$ ` line of a page's fenced blocks (python blocks excluded)."""
     found = []
     for block in code_blocks(page):
         if block.lang in ("python", "py", "pycon"):
             continue
-        lines = block.text.splitlines()
+        numbered = unwrapped(block.text.splitlines())
+        lines = [text for _, text in numbered]
         interactive = "^C" in lines
         starts = [i for i, text in enumerate(lines) if text.startswith("$ ")]
         for i, j in zip(starts, [*starts[1:], len(lines)], strict=False):
@@ -264,7 +287,7 @@ def examples(page: Path = README) -> list[Example]:
             while shown and not shown[-1].strip():
                 shown.pop()
             command = lines[i][2:].strip()
-            found.append(Example(block.line + 1 + i, command, tuple(shown), block.section,
+            found.append(Example(block.line + 1 + numbered[i][0], command, tuple(shown), block.section,
                                  skip=_skip_reason(command, interactive), slow=SLOW.get(command, ""),
                                  page=block.page))
     return found

@@ -14,6 +14,7 @@ What it adds to a plain mkdocs build:
 - a stand-in for the Web Worker that the theme's search runs in, for pages opened from
   the disk (file://), where browsers start no worker (``file_worker.js``, which replaces
   the offline plugin's script from the web, so that the search works without a network);
+- a copy of every record under ``records/``, which each record's name on a page links to;
 - two checks that stop the build with one line naming the file: every record file is
   known to the site (site_records.CATALOG), and the Results page shows every frontier
   record.
@@ -53,6 +54,7 @@ CSS = """\
 .md-typeset table:not([class]) { font-size: .6rem; }
 .md-typeset table:not([class]) th, .md-typeset table:not([class]) td { padding: .4em .6em; }
 .md-typeset table:not([class]) th { min-width: 0; }
+.md-typeset a.nowrap code { white-space: nowrap; word-break: normal; }
 .md-typeset .grid.cards img { display: block; margin: 0 auto; max-height: 18rem; }
 """
 
@@ -81,6 +83,8 @@ def on_files(files, config):
             raise PluginError(f"docs/{path}: the build draws this picture (docs/hooks/site_pictures.py); "
                               "remove the file")
         files.append(File.generated(config, path, content=content))
+    for path, content in site_records.site_files().items():  # the records the pages link to
+        files.append(File.generated(config, path, content=content))
     files.append(File.generated(config, STYLESHEET, content=CSS))
     files.append(File.generated(config, FILE_WORKER, content=FILE_WORKER_SOURCE.read_text()))
     log.debug("pictures drawn in %.1f s", time.perf_counter() - start)
@@ -108,6 +112,7 @@ def missing_frontier(used: set[str]) -> list[str]:
 
 def on_page_markdown(markdown, page, config, files):
     markdown, used = render_page(markdown, page.file.src_uri)
+    markdown = site_records.link_records(markdown, page.file.src_uri)
     if page.file.src_uri == RESULTS_PAGE:
         missing = missing_frontier(used)
         if missing:

@@ -228,6 +228,20 @@ def hanoi_position() -> bytes:
     return _svg(position_figure(position, 3, title))
 
 
+@picture("hanoi-4-pegs.svg")
+def hanoi_four_pegs() -> bytes:
+    _matplotlib()
+    from puzzlesearch import hanoi
+    from puzzlesearch.hanoi.pictures import position_figure
+
+    discs, pegs = site_computed.HANOI_DISCS, 4
+    total = hanoi.count(discs, pegs)
+    moves = total // 2  # halfway: the smaller discs parked on the spare pegs
+    position = hanoi.position_after(discs, moves, pegs)
+    title = f"{discs} discs on {pegs} pegs after {moves} of the {total} Frame–Stewart moves: {position}"
+    return _svg(position_figure(position, pegs, title))
+
+
 def draw_all() -> dict[str, bytes]:
     """images/NAME -> the picture's bytes, for every picture."""
     return {f"images/{name}": fn() for name, fn in PICTURES.items()}

@@ -9,7 +9,7 @@ registers its renderers with site_tables.
 
 from __future__ import annotations
 
-from site_tables import Sources, at_most, mib, num, renders, secs, table
+from site_tables import Sources, at_most, code_line, mib, num, renders, secs, table
 
 RECORDS = ("queens_assembly_n20.json", "queens_assembly_n21.json")
 
@@ -66,8 +66,8 @@ def results_assembly(src: Sources) -> str:
     erows = [[r["n"], num(r["published"]), num(r["row_sets"]), secs(r["estimate_cpu_s"]),
               secs(r["estimate_s"]), secs(r["cluster_s"]), _gib(r["estimate_memory_bytes"])]
              for r in est.rows]
-    commands = "\n".join(f"puzzlesearch queens count -n {r['n']} --scheduler tcp://HOST:8786 "
-                         f"--checkpoint q{r['n']}.sqlite" for r in est.rows)
+    commands = "\n".join(code_line(f"puzzlesearch queens count -n {r['n']} --scheduler tcp://HOST:8786 "
+                                   f"--checkpoint q{r['n']}.sqlite") for r in est.rows)
     return (table(["n", "Q(n)", "unique", "workers", "wall time", "CPU", "record"], rows)
             + "\n\nBy the assembly method; the unique counts by Burnside's lemma from the solutions "
               "fixed by the half and quarter turns. Larger boards, as `queens estimate` sees them "

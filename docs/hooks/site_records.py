@@ -17,6 +17,7 @@ site unnoticed.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -89,7 +90,8 @@ def _survey(data: dict) -> str:
 
 def _sidebyside(data: dict) -> str:
     only = "".join(f" --only {r['case']}" for r in data["rows"]) if len(data["rows"]) < 6 else ""
-    return f"python benchmarks/sidebyside.py --before {data['before']} --repeats {data['repeats']}{only}"
+    # OTHER/src: the tree before the change, a checkout in a temporary folder of the machine
+    return f"python benchmarks/sidebyside.py --before OTHER/src --repeats {data['repeats']}{only}"
 
 
 #: every record file in benchmarks/results/, with the script run that writes it; the script
@@ -105,7 +107,8 @@ CATALOG: dict[str, Entry] = {
     "topswops_long_deadline.json": _script("python benchmarks/topswops.py --deadline"),
     "topswops_wide.json": _script("python benchmarks/topswops.py --wide"),
     "topswops_plan_17.json": _script("python benchmarks/topswops.py --plan 17 --seconds 60"),
-    "topswops_knuth.json": _script("python benchmarks/topswops_knuth.py --knuth /tmp/knuth/O2 "
+    # KNUTH: the folder of a build of Knuth's program (the record names the build it timed)
+    "topswops_knuth.json": _script("python benchmarks/topswops_knuth.py --knuth KNUTH "
                                    "--knuth-flags 'gcc -O2' --n 14 --repeats 3"),
     "scale.json": Entry(False, _scale),
     "queens.json": _script("python benchmarks/queens.py"),
@@ -265,3 +268,27 @@ def load(name: str) -> Record:
     if not path.exists():
         raise CatalogError(f"benchmarks/results/{name}: no such record")
     return Record(name, _read(name, path.stat().st_mtime))
+
+
+#: where the built site keeps a copy of each record, so that a record's name links to it
+SITE_FOLDER = "records"
+#: a record's name written as code, not yet a link: `benchmarks/results/NAME.json`
+NAMED = re.compile(r"(?<!\[)`benchmarks/results/([\w.-]+\.json)`(?!\])")
+
+
+def site_files() -> dict[str, bytes]:
+    """The records as files of the built site: records/NAME.json, each as it is saved."""
+    return {f"{SITE_FOLDER}/{name}": (RESULTS / name).read_bytes() for name in record_files()}
+
+
+def link_records(markdown: str, page_path: str) -> str:
+    """Each record named as code on a page becomes a link to the site's copy of it (a name
+    that is no record is left as it is, for the build's own checks to name)."""
+    up = "../" * page_path.count("/")
+    known = set(record_files())
+
+    def link(match: re.Match) -> str:
+        name = match.group(1)
+        return f"[{match.group(0)}]({up}{SITE_FOLDER}/{name})" if name in known else match.group(0)
+
+    return NAMED.sub(link, markdown)

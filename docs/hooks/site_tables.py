@@ -81,6 +81,23 @@ def cell(value: object) -> str:
     return text.replace("|", "\\|")
 
 
+#: the characters of a line of the site's code blocks (tests/test_docs_layout.py)
+CODE_COLUMN = 80
+
+
+def code_line(text: str, column: int = CODE_COLUMN) -> str:
+    """A command for a code block: wrapped before an option, with a backslash at the end
+    of each line but the last, as a shell continues it, so that it fits the column."""
+    lines, rest = [], text
+    while len(rest) > column:
+        cuts = [m.start() for m in re.finditer(r" (?=[-\[])", rest) if 0 < m.start() <= column - 2]
+        if not cuts:
+            break
+        lines.append(rest[:cuts[-1]] + " \\")
+        rest = "  " + rest[cuts[-1] + 1:]
+    return "\n".join([*lines, rest])
+
+
 def table(header: list[str], rows: list[list[object]]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
@@ -104,8 +121,24 @@ def parse_check(text: str) -> tuple:
 # ---------------------------------------------------------------------------- sources
 
 
+#: an absolute path in a command a record keeps: the folders of the machine it ran on
+MACHINE_PATH = re.compile(r"(?<![\w/])/(?:[\w.+-]+/)+([\w.+-]+)")
+
+
+def _portable(text: str) -> str:
+    """A command without the machine's folders: a file of the clone from the clone's root
+    (benchmarks/...), any other by its name alone."""
+    def short(match: re.Match) -> str:
+        path = match.group(0)
+        inside = path.find("/benchmarks/")
+        return path[inside + 1:] if inside >= 0 else match.group(1)
+
+    return MACHINE_PATH.sub(short, text)
+
+
 def _command(text: str) -> str:
     """A command as code; a remark the record keeps after it, in parentheses, as text."""
+    text = _portable(text)
     match = re.fullmatch(r"(.*?) \((.*)\)", text, re.S)
     if match and match.group(1).startswith(("puzzlesearch", "python")):
         return f"`{match.group(1)}` ({match.group(2)})"
@@ -486,13 +519,18 @@ def survey(src: Sources) -> str:
 
 @renders("benchmarks", "topswops")
 def bench_topswops(src: Sources) -> str:
+    """Knuth's forward program and ours, run side by side (topswops_knuth.json), then each
+    search's times (topswops.json), the kernels against each other and against plain Python."""
+    knuth = src.use("topswops_knuth.json")
+    side = [[r["case"], r["n"], r["f(n)"], f"**{secs(r['seconds'])}**", f"{r['/knuth']:.2f}",
+             f"{r['target']}: {'met' if r['met'] else 'missed'}" if "target" in r else "",
+             _command(r["command"])]
+            for r in knuth.rows]
     rec = src.use("topswops.json")
     rows = []
     for r in rec.rows:
-        c = r.get("Knuth_C_s")
         rows.append([r["search"], r["n"], r["f(n)"], num(r["nodes"]), f"**{secs(r['seconds'])}**",
-                     secs(r["search_s"]), f"{r['Mnodes/s']:.1f}", secs(c) if c else "",
-                     f"{r['seconds'] / c:.2f}" if c else "",
+                     secs(r["search_s"]), f"{r['Mnodes/s']:.1f}",
                      at_most(r["target_s"]) + (": met" if r["met"] else ": missed") if "target_s" in r
                      else ""])
     start = table(["case", "seconds", "target", "met"],
@@ -501,14 +539,25 @@ def bench_topswops(src: Sources) -> str:
     plain = table(["search", "n", "plain Python", "numba kernel", "kernel faster by"],
                   [[p["search"], p["n"], secs(p["plain_python_s"]), secs(p["kernel_s"]), f"{p['ratio']:.0f}×"]
                    for p in rec.data["plain_ratio"]])
-    return (table(["search", "n", "f(n)", "nodes", "puzzlesearch, 1 core", "of which search", "Mnodes/s",
-                   "Knuth's C, 1 core", "ours / C", "target"], rows)
-            + f"\n\nEach puzzlesearch figure is a fresh process on one core, {medians(rec.rows)}, "
-            "everything included (interpreter start, numba's cache, the bounds f(1..n−1) computed "
-            "afresh). Knuth's C figures (`topswops.w`, `topswops-fwd.w`) are those the targets were "
-            "set against, for one core of a machine like this one; the record keeps them beside each "
-            "row, they were not run in the same minutes.\n\nStart-up, and the kernels against "
-            "their plain-Python references:\n\n" + start + "\n\n" + plain)
+    wide = src.use("topswops_wide.json")
+    kernels = table(["kernel", "n", "nodes", "seconds", "Mnodes/s", "against packed"],
+                    [[r["kernel"], r["n"], num(r["nodes"]), secs(r["seconds"]), f"{r['Mnodes/s']:.1f}",
+                      f"{r['wide/packed']:.2f}×" if "wide/packed" in r else ""] for r in wide.rows])
+    k = knuth.data["knuth"]
+    return (table(["case", "n", "f(n)", "seconds", "of Knuth's", "target", "command"], side)
+            + f"\n\nKnuth's forward program (`topswops-fwd.w`, built with `{k['flags']}`) and "
+            f"puzzlesearch's forward search on one core, taken in turn, {medians(knuth.rows)}; "
+            "`workers2` is the same search on two workers.\n\nEach search alone, a fresh process on "
+            f"one core, {medians(rec.rows)}, everything included (interpreter start, numba's cache, "
+            "the bounds f(1..n−1) computed afresh); its targets were set against Knuth's programs on "
+            "a machine like this one:\n\n"
+            + table(["search", "n", "f(n)", "nodes", "puzzlesearch, 1 core", "of which search",
+                     "Mnodes/s", "target"], rows)
+            + "\n\nThe forward search's two kernels on the same tree: decks packed 4 bits a card "
+            "(up to 16 cards) and rows of bytes (past 16), "
+            f"{medians(wide.rows)}, in turn:\n\n" + kernels
+            + "\n\nStart-up, and the kernels against their plain-Python references:\n\n" + start
+            + "\n\n" + plain)
 
 
 @renders("benchmarks", "scale")
@@ -758,7 +807,7 @@ def bench_scripts(src: Sources) -> str:
             elif usage and line.startswith(" " * 10) and line.strip().startswith("["):
                 usage[-1] += " " + line.strip()  # the usage line goes on, indented
         name = script.relative_to(site_records.ROOT)
-        lines = [re.sub(r"\s{3,}", "  ", u) for u in usage] or [f"python {name}"]
+        lines = [code_line(re.sub(r"\s{3,}", "  ", u)) for u in usage] or [f"python {name}"]
         parts.append(f"**`{name}`**: {about}\n\n```text\n" + "\n".join(lines) + "\n```")
     return "\n\n".join(parts)
 
@@ -806,6 +855,9 @@ def gallery(src: Sources) -> str:
         _card("hanoi-position.svg", "A Tower of Hanoi position", "hanoi.md",
               f"**[Tower of Hanoi](hanoi.md)**: the {site_computed.HANOI_DISCS}-disc tower after "
               f"{site_computed.HANOI_MOVES} of its moves; any number of pegs, from any position."),
+        _card("hanoi-4-pegs.svg", "The Tower of Hanoi on 4 pegs", "results.md#hanoi",
+              f"**[Four pegs](results.md#hanoi)**: the {site_computed.HANOI_DISCS}-disc tower halfway "
+              "through its Frame–Stewart moves, checked by breadth-first search over every position."),
         _card("grundys-values.png", "Values of Grundy's game", "results.md#grundys-game",
               f"**[Grundy's game](grundy.md)**: Sprague–Grundy values computed to 10<sup>{heaps}</sup> "
               f"heaps (drawn: the first {num(site_computed.GRUNDYS_HEAPS)}); the few rare heaps (orange) "

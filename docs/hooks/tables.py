@@ -22,10 +22,17 @@ def _n(value: int) -> str:
     return f"{value:,}"
 
 
+#: a module of the commands table, as the README writes it: `puzzlesearch.games`
+MODULE_CELL = re.compile(r"\| `puzzlesearch\.(\w+)` \|$", re.MULTILINE)
+
+
 def commands() -> str:
+    """The README's table of commands, each module a link to its API reference, kept on
+    one line (the class nowrap: a module name broken at any letter is hard to read)."""
     from puzzlesearch import registry
 
-    return registry.command_table()
+    return MODULE_CELL.sub(lambda m: f"| [`puzzlesearch.{m[1]}`](api/{m[1]}.md){{ .nowrap }} |",
+                           registry.command_table())
 
 
 def limits() -> str:

@@ -1,19 +1,19 @@
 """The pieces every puzzle's command line shares (the dispatcher, cli.py, owns none of them).
 
-- :func:`group`: a puzzle's click group (help on ``-h``; with no command, the help).
-- :data:`json_option`, :data:`quiet_option`: the output options, declared once here.
-- :func:`run_options`: ``--workers/--scheduler/--checkpoint`` (``--store``, ``--memory``
-  where they apply) and ``--quiet``, collapsed into one :class:`RunOptions` argument ``run``
+- `group`: a puzzle's click group (help on ``-h``; with no command, the help).
+- `json_option`, `quiet_option`: the output options, declared once here.
+- `run_options`: ``--workers/--scheduler/--checkpoint`` (``--store``, ``--memory``
+  where they apply) and ``--quiet``, collapsed into one `RunOptions` argument ``run``
   that travels to the puzzle's API and on to the engine.
-- :func:`library_call`: around a call into the library: a refused parameter
+- `library_call`: around a call into the library: a refused parameter
   (ValueError, ImportError, MemoryError, OverflowError) becomes one stderr line and exit 2;
   Ctrl-C or SIGTERM one line with resume advice and exit 130.
-- :func:`answer`: around a call whose answer is saved afterwards (results store, --out):
+- `answer`: around a call whose answer is saved afterwards (results store, --out):
   an answer computed but not saved is printed all the same, then one line, exit 1.
-- :func:`plot_option`, :func:`save_plot`: ``--plot FILE`` (a picture of the answer, checked
+- `plot_option`, `save_plot`: ``--plot FILE`` (a picture of the answer, checked
   before the work by the puzzle's API) and its saving after the answer is printed: a plot
   not saved costs the answer nothing (printed all the same, then one line, exit 1).
-- :func:`fail`, :func:`emit_json`: the two ways a command ends early or prints JSON.
+- `fail`, `emit_json`: the two ways a command ends early or prints JSON.
 
 Conventions (DESIGN.md): short stable stdout; ``--json`` prints one JSON object; progress
 on stderr, only on a terminal; exit 0 on success, 1 when a check fails or an answer could
@@ -266,7 +266,7 @@ def library_call(run: RunOptions | None = None, *, resumable: bool = True) -> It
     --scheduler without dask, MemoryError, OverflowError) becomes one stderr line and
     exit 2; Ctrl-C and SIGTERM exit 130 with one line, which says how to resume when the
     command takes a checkpoint (``run`` given and ``resumable``). An answer computed but
-    not saved (engine.store.NotSaved) that :func:`answer` did not catch: its one line,
+    not saved (engine.store.NotSaved) that `answer` did not catch: its one line,
     which names the answer's value, and exit 1. A check the answer failed
     (engine.failures.CheckFailed): one line naming it, exit 1. A cluster that cannot go
     on (engine.failures.ClusterLost): one line saying what is kept, exit 75."""
@@ -304,7 +304,7 @@ def answer(compute: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     (a results store, an --out file). If the library raises ``engine.store.NotSaved``, its
     answer (``e.result``) is returned all the same: the command prints it as usual, and
     when the command is done the NotSaved line goes to stderr and the exit status is 1.
-    Inside :func:`library_call`::
+    Inside `library_call`::
 
         with clikit.library_call(run):
             solution = clikit.answer(api.solve, n, run=run)

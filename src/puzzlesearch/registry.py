@@ -3,7 +3,7 @@
 The dispatcher (cli.py) lists and loads them from here, and the table of every command
 in the README and the docs is made from here (tests/test_registry.py checks that the
 README's is the same). Adding a
-puzzle is one folder (rules.py, kernels, api.py, cli.py) plus one :func:`register`
+puzzle is one folder (rules.py, kernels, api.py, cli.py) plus one `register`
 line below. Importing this module imports no puzzle.
 """
 

@@ -3,11 +3,11 @@ notebook shows for a result object (``_repr_svg_``).
 
 matplotlib is an optional extra (the ``[plot]`` extra), so it is imported
 inside these functions only: a command without ``--plot`` never loads it. Each puzzle's
-``pictures.py`` draws its figures on :func:`figure` (a matplotlib Figure with the Agg
+``pictures.py`` draws its figures on `figure` (a matplotlib Figure with the Agg
 canvas, made without pyplot, so that no figure stays registered anywhere after it is
-saved) and hands them to :func:`save` or :func:`svg_text`.
+saved) and hands them to `save` or `svg_text`.
 
-A plot file is checked before the work (:func:`check_plot`), like every output file
+A plot file is checked before the work (`check_plot`), like every output file
 (engine.paths): a search that runs for an hour must not find at its end that its picture
 cannot be written, or that matplotlib is missing.
 """
@@ -50,9 +50,19 @@ def image_format(filename: str) -> str:
 
 
 def check_plot(filename: str, option: str = "--plot") -> None:
-    """Before the work: the plot file can be written (engine.paths.check_writable),
-    matplotlib is installed (else ImportError), and the name ends in an image format
-    (else ValueError). Each message is one line naming `option`."""
+    """Check, before the work, that a picture can be saved into a file.
+
+    The file can be written, matplotlib is installed, and the name ends in an image
+    format. Each message is one line naming `option`.
+
+    Args:
+        filename: The image file.
+        option: What the message calls the file (the command line's option).
+
+    Raises:
+        ValueError: The file cannot be written, or its suffix names no image format.
+        ImportError: matplotlib is not installed.
+    """
     option = text(option, "option")
     filename = file_name(filename, option)
     check_writable(filename, option)
@@ -79,7 +89,7 @@ def figure(width: float, height: float) -> Figure:
 
 def close(fig: Figure) -> None:
     """Let go of a figure: a figure made by pyplot is removed from pyplot's list of open
-    figures (one made by :func:`figure` has nothing to release). pyplot is not loaded for it."""
+    figures (one made by `figure` has nothing to release). pyplot is not loaded for it."""
     pyplot = sys.modules.get("matplotlib.pyplot")
     if pyplot is not None:
         pyplot.close(fig)

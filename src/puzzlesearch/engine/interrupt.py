@@ -2,14 +2,14 @@
 
 A numba kernel never looks at signals: while it runs, Python's SIGINT handler waits,
 and when it finally runs inside numba's return path it can leave an exception set
-under a returned value (a SystemError) or worse. :func:`call` therefore runs the
+under a returned value (a SystemError) or worse. `call` therefore runs the
 kernel in a helper thread (kernels are compiled with ``nogil=True``, so the main thread
 keeps the interpreter) while the main thread waits in plain Python, where Ctrl-C and
 SIGTERM raise ``KeyboardInterrupt`` at once and cleanly.
 
 The interrupted kernel cannot be stopped from outside: it runs on, unseen, until it
 returns (its result is dropped) or the process exits. The command line exits at once
-(see :func:`puzzlesearch.clikit.exit_interrupted`), so nothing is lost but the
+(see `puzzlesearch.clikit.exit_interrupted`), so nothing is lost but the
 unfinished call, whose finished parts any checkpoint already holds.
 """
 

@@ -5,7 +5,7 @@ checkpoint file.
 A checkpoint is MAGIC, one JSON header line (the search's parameters, the histogram so far,
 whether it is done) and, on one machine, the 2-bit array after it; a cluster's checkpoint
 holds the header only (its partitions are files of their own, written the same way by
-:func:`write_bits`). A file is always written whole, to a temporary file renamed over it.
+`write_bits`). A file is always written whole, to a temporary file renamed over it.
 
 A search asked for its distances (``depths``, in its parameters) keeps a second 2-bit array
 and writes it after the first: each state's distance mod 3 (NOT_REACHED for a state not

@@ -1,6 +1,6 @@
 """How much memory a search may use, checked from its parameters before it allocates.
 
-Every search that allocates in proportion to its size asks :func:`require` first, with
+Every search that allocates in proportion to its size asks `require` first, with
 what it would need; beyond the cap it is refused in one line that says how much it
 would need. The cap is ``--memory`` (RunOptions.memory) or, by default, a share of the
 memory the kernel reports as available now. A --memory above the machine's physical

@@ -3,8 +3,8 @@
 ``RunOptions`` holds where the work runs (``workers``, ``scheduler``), where it is kept
 (``checkpoint``, ``store``), how much memory it may take (``memory``) and whether a
 progress bar is drawn. It also owns the one worker policy of the project
-(:meth:`RunOptions.workers_for`): puzzles say whether a job is quick, the engine decides
-what that means for the number of processes, and :func:`cores` says how many there are.
+(`RunOptions.workers_for`): puzzles say whether a job is quick, the engine decides
+what that means for the number of processes, and `cores` says how many there are.
 A scheduler's address is checked by `engine.scheduler`.
 """
 
@@ -29,14 +29,20 @@ def cores() -> int:
 
 @dataclass(frozen=True)
 class RunOptions:
-    """Where and how a long search runs.
+    """Where and how a long search runs: the command line's run options, as one value.
 
-    workers     local worker processes; None: the engine's policy (see workers_for)
-    scheduler   tcp://HOST:PORT of an existing Dask cluster (the optional extra)
-    checkpoint  SQLite file recording finished tasks; the same command resumes from it
-    store       results store of computed values (None: the user data directory)
-    memory      most bytes a search may allocate (None: a cap from the available memory)
-    progress    draw a progress bar on stderr (only ever when stderr is a terminal)
+    Attributes:
+        workers: Local worker processes (None: all cores, or this process alone for a
+            job of well under a second).
+        scheduler: The address of an existing Dask cluster, tcp://HOST:PORT (the
+            `cluster` extra).
+        checkpoint: An SQLite file recording finished tasks; the same call resumes from
+            it.
+        store: The results store of computed values (None: ``$PUZZLESEARCH_STORE``,
+            else one in the user data directory).
+        memory: The most bytes a search may allocate (None: a cap from the available
+            memory).
+        progress: Draw a progress bar on stderr (only ever when stderr is a terminal).
     """
 
     workers: int | None = None
@@ -63,11 +69,15 @@ class RunOptions:
 
     def check_paths(self, *, store: bool = False) -> None:
         """Refuse (ValueError, one line), before any work, a checkpoint that could not be
-        written or is some other file, and, for a search that uses the results store
-        (``store=True``), a store that could not be used: ``self.store``, else
-        PUZZLESEARCH_STORE, else the default one (whose folder is created). An explicit
-        ``self.store`` is checked even when ``store`` is False. The checkpoint and that store
-        must be two files."""
+        written or is some other file, and a results store that could not be used.
+
+        The store checked is ``self.store``, else PUZZLESEARCH_STORE, else the default one
+        (whose folder is created). The checkpoint and that store must be two files.
+
+        Args:
+            store: The search uses the results store (an explicit ``self.store`` is
+                checked either way).
+        """
         store = flag(store, "store")
         if store or self.store is not None:
             check_apart(self.checkpoint, self.store)
@@ -110,7 +120,11 @@ class RunOptions:
         """The project's one worker policy: the workers asked for; else, for a quick job
         (well under a second, by the puzzle's own estimate) without a scheduler or
         checkpoint, this process alone (a pool costs more than it saves); else all cores.
-        None means "the cluster decides" (with a scheduler)."""
+        None means "the cluster decides" (with a scheduler).
+
+        Args:
+            quick: The job takes well under a second, by the puzzle's own estimate.
+        """
         quick = flag(quick, "quick")
         if self.workers is not None:
             return self.workers
@@ -122,11 +136,19 @@ class RunOptions:
 
     def serial(self, quick: bool = False) -> bool:
         """True when the search runs as one call in this process: one worker, no
-        scheduler, no checkpoint (nothing to split the work for)."""
+        scheduler, no checkpoint (nothing to split the work for).
+
+        Args:
+            quick: The job takes well under a second, as for `workers_for`.
+        """
         return self.scheduler is None and self.checkpoint is None and self.workers_for(quick) == 1
 
-    def but(self, **changes) -> RunOptions:
-        """A copy with some fields changed."""
+    def but(self, **changes: object) -> RunOptions:
+        """A copy with some fields changed.
+
+        Args:
+            **changes: The fields to change, by name: ``run.but(workers=1)``.
+        """
         return replace(self, **changes)
 
 

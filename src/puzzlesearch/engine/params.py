@@ -36,7 +36,7 @@ def whole(value: object, what: str) -> int:
 
 
 def whole_or_none(value: object, what: str) -> int | None:
-    """None, or `value` as by :func:`whole`."""
+    """None, or `value` as by `whole`."""
     return None if value is None else whole(value, what)
 
 
@@ -104,7 +104,7 @@ def items(value: object, what: str) -> list:
 
 
 def wholes(value: object, what: str) -> tuple[int, ...]:
-    """A sequence of whole numbers (see :func:`items`, :func:`whole`)."""
+    """A sequence of whole numbers (see `items`, `whole`)."""
     return tuple(whole(v, f"{what}: an item") for v in items(value, what))
 
 
@@ -148,7 +148,7 @@ _NUMBER = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?![\w.]|,\d)")
 
 def short_numbers(text: str) -> str:
     """`text` with every count of more than LONG_DIGITS digits (written with commas) shortened
-    as :func:`number_text` shortens it: a message or a line of output stays one readable line."""
+    as `number_text` shortens it: a message or a line of output stays one readable line."""
 
     def shorten(m: re.Match) -> str:
         digits = m.group().replace(",", "")

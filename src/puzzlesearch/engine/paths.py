@@ -4,13 +4,13 @@ Every file a command writes (checkpoints, results stores, values files, ``--out`
 ``--csv``, plots) goes through this module, for two reasons:
 
 - A search that runs for an hour and then cannot write its answer has lost the hour, so
-  each output path is checked first (:func:`check_writable`): its folder must exist
+  each output path is checked first (`check_writable`): its folder must exist
   (nothing is created silently), and it must be writable. Writable is tried, not guessed
   from permission bits (which say yes to root everywhere, also in /proc and /sys): an
   existing file is opened for appending (nothing is written), a new one is created and
   removed again.
 - Whole files are written to a temporary file beside the target and renamed over it
-  (:func:`replacing`), so a reader finds the old file or the new one, never half of one,
+  (`replacing`), so a reader finds the old file or the new one, never half of one,
   also after a power cut: the file's bytes are flushed to the disk (fsync) before the
   rename, and the folder, which holds the rename, after it. The temporary file is created
   afresh (never opened if something has its name) under a random name, so no one can plant
@@ -22,7 +22,7 @@ Every file a command writes (checkpoints, results stores, values files, ``--out`
   ``/dev/null`` given as a checkpoint must stay ``/dev/null``.
 
 Symbolic links are written through: the file the link points to is checked and replaced,
-and the link stays as it was (:func:`target`). SQLite files are opened at that target too,
+and the link stays as it was (`target`). SQLite files are opened at that target too,
 so their ``-wal`` and ``-shm`` files lie beside the real file.
 """
 
@@ -50,7 +50,7 @@ _KINDS = (
 def check_writable(path: str | os.PathLike, what: str) -> Path:
     """Raise ValueError (one line naming `what` and the path) unless `path` can be created
     or rewritten as a regular file; leaves the file system as it found it. Returns `path`
-    as a Path (the name the user gave; :func:`target` is the file it stands for)."""
+    as a Path (the name the user gave; `target` is the file it stands for)."""
     if str(path) == "":
         raise ValueError(f"{what} needs a file name, got an empty one")
     if "\0" in str(path):
@@ -152,7 +152,7 @@ def full(e: BaseException) -> bool:
 
 @contextmanager
 def no_space(path: str | os.PathLike) -> Iterator[None]:
-    """Around writes to `path`: a full disk raises :class:`NoSpace` naming the file and its
+    """Around writes to `path`: a full disk raises `NoSpace` naming the file and its
     device, instead of a bare "No space left on device" that names neither."""
     try:
         yield
@@ -166,7 +166,7 @@ def no_space(path: str | os.PathLike) -> Iterator[None]:
 
 @contextmanager
 def replacing(path: str | os.PathLike, what: str = "output") -> Iterator[Path]:
-    """:func:`_replacing`, a full disk reported as :class:`NoSpace`."""
+    """`_replacing`, a full disk reported as `NoSpace`."""
     with no_space(path), _replacing(path, what) as tmp:
         yield tmp
 
@@ -178,7 +178,7 @@ def _replacing(path: str | os.PathLike, what: str = "output") -> Iterator[Path]:
     and it is renamed over the target (the folder flushed too), else it is removed.
 
     The block may write the file by its name, or put another file in its place (rename it
-    over the temporary file). The target is :func:`target` (a link is written through, not
+    over the temporary file). The target is `target` (a link is written through, not
     replaced). The rename is refused (ValueError) if the target has become anything but a
     regular file since it was checked. An existing file keeps its permission bits; a new
     one gets those of any new file (0o666 less the umask).

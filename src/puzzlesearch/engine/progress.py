@@ -109,7 +109,7 @@ def fit(label: str, fraction: float | None, parts: list[tuple[str, int]],
 
 
 def _start_bar(label: str, total: float | None, done: float, parts: Callable[[], list[tuple[str, int]]]):
-    """A started rich bar on stderr: one line, made by :func:`fit` to the terminal's width
+    """A started rich bar on stderr: one line, made by `fit` to the terminal's width
     (redrawn on every refresh, so the time left keeps ticking between updates, and a
     terminal made narrower gets a shorter line, never a wrapped one). Returns (bar, task id)."""
     from rich.console import Console

@@ -64,18 +64,32 @@ def run_tasks(
 ) -> list:
     """Run ``func(task, shared)`` for every task; return the results in task order.
 
-    What runs: ``func``, ``tasks``, ``shared``/``update`` and the checkpoint's ``params``.
-    How: ``options`` (workers, scheduler, checkpoint, progress). What the bar shows:
-    ``display`` (label, unit, nodes and best of a result, weight of a task).
+    Tasks, shared and results must be JSON-serialisable, and results come back as JSON
+    gives them (lists, string keys). On KeyboardInterrupt the workers are stopped, the
+    checkpoint keeps every task finished so far, and the interrupt propagates.
 
-    func must be a module-level function (workers import it by name) when workers > 1 or
-    with a scheduler; tasks, shared and results must be JSON-serialisable, and results come
-    back as JSON gives them (lists, string keys). With a scheduler, ``options.workers`` is
-    ignored: the cluster's threads set how many tasks are in flight; otherwise None means
-    all cores. Raises ValueError for a checkpoint made for other params, not a checkpoint,
-    or damaged, and for a scheduler that cannot be reached; ImportError if a scheduler is
-    given and dask.distributed is not installed. On KeyboardInterrupt the workers are
-    stopped, the checkpoint keeps every task finished so far, and the interrupt propagates.
+    Args:
+        func: The task function. A module-level function (workers import it by name)
+            when there are several workers or a scheduler.
+        tasks: The tasks, in the order a serial run would do them.
+        shared: A small value every task reads when it starts (for a branch and
+            bound, the best found so far).
+        update: ``update(shared, result)`` folds each result into `shared`, in task
+            order, before the next task starts (None: `shared` never changes).
+        params: What the checkpoint was made for: a checkpoint made for other params
+            is refused.
+        options: The workers (None: all cores; ignored with a scheduler, whose threads
+            set how many tasks are in flight), scheduler, checkpoint and progress.
+        display: What the progress bar shows: its label and unit, the nodes and best
+            of a result, the weight of a task.
+
+    Returns:
+        Each task's result, in task order.
+
+    Raises:
+        ValueError: A checkpoint made for other params, not a checkpoint, or damaged;
+            a scheduler that cannot be reached.
+        ImportError: A scheduler is given and dask.distributed is not installed.
     """
     tasks = list(tasks)
     _json(tasks, "the task list")  # also without a checkpoint, so that adding one never breaks a run
@@ -327,14 +341,14 @@ def no_worker_seconds() -> float:
 
 
 class Cluster:
-    """The Dask client of one run (see :func:`dask_client`), and what the run needs of it.
+    """The Dask client of one run (see `dask_client`), and what the run needs of it.
 
     ``submit`` keeps a weak reference to each future, so that an interrupted run can cancel
     those still wanted (a strong one would keep every result in the cluster's memory until
     the run ends). ``wait``, ``result`` and ``gather`` never block longer than LOOK_SECONDS
     without looking at the cluster: a worker lost is Dask's to handle (it runs the lost
     tasks again on the others), but a cluster that cannot go on, its scheduler gone or no
-    worker left for :func:`no_worker_seconds`, ends the wait with ClusterLost, one line,
+    worker left for `no_worker_seconds`, ends the wait with ClusterLost, one line,
     rather than an endless wait or distributed's traceback."""
 
     def __init__(self, client: Any, address: str, patience: float = NO_WORKER_SECONDS):

@@ -59,8 +59,8 @@ def check_scheduler(address: str, *, reach: bool = True) -> None:
     """Refuse (ValueError, one line) a scheduler address that is not SCHEME://HOST:PORT (a
     bare HOST:PORT is tcp) and, with ``reach``, a tcp address where no Dask scheduler
     answers (a closed port, a server that stays silent, one that speaks another protocol,
-    or a Dask worker or nanny), within :data:`GREETING_SECONDS` (and
-    :data:`CONFIRM_SECONDS` more for a Dask server whose first answers the check does not
+    or a Dask worker or nanny), within `GREETING_SECONDS` (and
+    `CONFIRM_SECONDS` more for a Dask server whose first answers the check does not
     understand); for tls, where the greeting would need the cluster's certificates, only
     that something accepts the connection. With ``reach``, ImportError when
     dask.distributed (the optional extra) is not installed."""

@@ -2,7 +2,7 @@
 
 A Dask worker runs ``--nthreads`` tasks side by side in one process, and the kernels
 release the GIL, so whatever two tasks may hold at once is either private to one call or
-built once and only read afterwards. :func:`built_once` is the second kind: a cache like
+built once and only read afterwards. `built_once` is the second kind: a cache like
 ``functools.lru_cache`` whose entries are built under a lock, so that two threads asking
 for the same table at the same moment build it once (a quarter table of N-Queens can take
 gigabytes: built twice at once it would take twice that) and both get that one object.

@@ -8,11 +8,11 @@ seeded from published tables: a value enters it only as the outcome of a finishe
 A checkpoint (``--checkpoint FILE``) records one long run: its parameters and each
 subproblem it has finished, so that the same command resumes where it stopped.
 
-Both are checked before any work (:func:`check_store`, :func:`check_checkpoint`, called by
+Both are checked before any work (`check_store`, `check_checkpoint`, called by
 ``RunOptions.check_paths``): a folder that does not exist is refused, never created, except
 the store's own folder in the user data directory. An answer computed but not saved
-afterwards is never lost: the puzzle raises :class:`NotSaved`, which carries the answer
-(see :func:`saving`).
+afterwards is never lost: the puzzle raises `NotSaved`, which carries the answer
+(see `saving`).
 """
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ def check_store(path: str | os.PathLike | None = None) -> Path:
     """Refuse (ValueError, one line) before any work a results store that cannot be used:
     `path` (--store), else PUZZLESEARCH_STORE, else the user data directory. Its folder must
     exist (only the default one, the program's own, is created), it must be writable, and
-    an existing file must be this program's results store (:func:`_check_ours`), read
+    an existing file must be this program's results store (`_check_ours`), read
     without changing a byte of it. Returns the store's path."""
     if path is not None and os.fspath(path) == "":  # Path("") would be the current folder
         raise ValueError("--store needs a file name, got an empty one")
@@ -185,7 +185,7 @@ def _check_ours(p: Path, name: str) -> None:
 def check_checkpoint(path: str | os.PathLike) -> Path:
     """Refuse (ValueError, one line) before any work a checkpoint that cannot be written or
     is some other file (an empty file is what a run killed at its start leaves: accepted).
-    Whether it belongs to this run is checked when the run opens it (:class:`Checkpoint`)."""
+    Whether it belongs to this run is checked when the run opens it (`Checkpoint`)."""
     check_writable(path, "--checkpoint")
     check_neighbours(path, "--checkpoint")
     header = _header(Path(path), "--checkpoint")
@@ -258,7 +258,7 @@ class NotSaved(Exception):
 @contextmanager
 def saving(result: Any, what: str) -> Iterator[None]:
     """Around the saving of a computed answer: a failure (OSError, SQLite error, a store
-    refused) raises :class:`NotSaved` carrying `result`; `what` names the answer and its
+    refused) raises `NotSaved` carrying `result`; `what` names the answer and its
     value, e.g. "f(14) = 104". Ctrl-C passes through unchanged.
 
         with saving(solution, f"f({n}) = {steps}"):
@@ -293,12 +293,12 @@ class _Database:
 class ResultsStore(_Database):
     """Computed exact results keyed by (puzzle, key); values are JSON.
 
-    Opening checks the store as :func:`check_store` does (ValueError): an existing file
+    Opening checks the store as `check_store` does (ValueError): an existing file
     must be this program's store. Each write also puts the marker (a ``meta`` table with
     the row ("format", STORE_FORMAT)) into a store that lacks it. A store that does not
     exist yet is created by the first ``put``, not before: a command refused after opening
     it (its checkpoint belongs to another run, say) leaves no new file. A failed write
-    raises sqlite3.Error (wrap saves in :func:`saving`)."""
+    raises sqlite3.Error (wrap saves in `saving`)."""
 
     def __init__(self, path: str | os.PathLike | None = None):
         self.path = check_store(path)
@@ -378,7 +378,7 @@ def tasks_hash(tasks: list) -> str:
 
 class Checkpoint(_Database):
     """One run's parameters and every task it has finished, in an SQLite file (WAL mode,
-    synchronous=FULL: see :data:`DURABLE`).
+    synchronous=FULL: see `DURABLE`).
 
     A new file gets the format marker, the parameters and the task list's hash in one
     transaction; an existing one must carry the same three, or it is refused with a

@@ -25,6 +25,14 @@ def split(root: Node, children: Callable[[Node], Iterable[Node]], at_least: int)
     the tasks run in the order a serial search would meet them. A node without children
     stays in the list as it is (a complete leaf, or a dead end for the task to confirm).
     Stops early, with fewer nodes, when no node has children left.
+
+    Args:
+        root: The root of the search tree.
+        children: The children of a node, in the order a serial search visits them.
+        at_least: How many nodes (tasks) the level should hold.
+
+    Returns:
+        The nodes of that level, each the root of one task.
     """
     level = [root]
     while len(level) < at_least:

@@ -1,10 +1,11 @@
 """Sprague–Grundy values: a general engine for impartial games and classic games.
 
-``impartial`` / ``ImpartialGame`` evaluate any finite impartial game given by its
-moves (sums of independent games included); the tables of the built-in games (cutting
-game, Cow Digit Game, popcount game, octal games, Grundy's game, subtraction games) are
-computed with numba; ``position_moves`` finds winning moves in sums of heaps. The API
-is in ``api`` (re-exported here).
+`impartial` and `ImpartialGame` evaluate any finite impartial game given by its moves
+(sums of independent games included); the tables of the built-in games (cutting game,
+Cow Digit Game, popcount game, octal and hexadecimal games, Grundy's game, subtraction
+games) are computed with numba, with the periods they prove; `position_moves` finds
+winning moves in sums of heaps, and `octal_survey` surveys every octal game of a few
+digits.
 """
 
 from .api import (

@@ -77,7 +77,11 @@ DEFAULT_RUN = RunOptions()  # frozen, so one shared default is safe
 
 
 def cutting_table(n: int = CUTTING_MAX) -> np.ndarray:
-    """G(w, h) of the cutting game for 2 <= w, h <= n (rows/columns 0, 1 unused)."""
+    """G(w, h) of the cutting game for 2 <= w, h <= n (rows and columns 0, 1 unused).
+
+    Args:
+        n: The largest width and height, 2 to `CUTTING_MAX`.
+    """
     n = whole(n, "cutting table size")
     if not 2 <= n <= CUTTING_TABLE_MAX:
         raise ValueError(f"cutting table size {n} outside 2..{CUTTING_TABLE_MAX}")
@@ -85,7 +89,12 @@ def cutting_table(n: int = CUTTING_MAX) -> np.ndarray:
 
 
 def digits_table(n_max: int = DIGITS_MAX, *, run: RunOptions = DEFAULT_RUN) -> np.ndarray:
-    """G(n) of the Cow Digit Game for 0 <= n <= n_max; the first player wins iff G(n) > 0."""
+    """G(n) of the Cow Digit Game for 0 <= n <= n_max; the first player wins iff G(n) > 0.
+
+    Args:
+        n_max: The largest number, 0 to 10^9.
+        run: ``run.memory`` caps the memory; ``run.progress`` draws a bar.
+    """
     n_max, run = whole(n_max, "digit game limit"), checked(run)
     if not 0 <= n_max <= DIGITS_TABLE_MAX:
         raise ValueError(f"digit game limit {n_max} outside 0..10^9")
@@ -93,14 +102,24 @@ def digits_table(n_max: int = DIGITS_MAX, *, run: RunOptions = DEFAULT_RUN) -> n
 
 
 def cutting_answers(text: str) -> Answers:
-    """POJ 2311's input (lines 'W H', 2 <= W, H <= 200) answered WIN or LOSE each. All
-    of it is checked first: a bad line is a ValueError naming it."""
+    """POJ 2311's input answered WIN or LOSE, a line each.
+
+    All of it is checked first: a bad line is a ValueError naming it.
+
+    Args:
+        text: The judge's input: lines "W H", 2 <= W, H <= 200.
+    """
     return judges.cutting_answers(judges.read_sheets(text))
 
 
 def digits_answers(text: str) -> Answers:
-    """USACO 2009's input (G, then G numbers 1..1,000,000) answered YES or NO each. All
-    of it is checked first: a bad line is a ValueError naming it."""
+    """USACO 2009's input answered YES or NO, a number each.
+
+    All of it is checked first: a bad line is a ValueError naming it.
+
+    Args:
+        text: The judge's input: G, then G numbers 1..1,000,000.
+    """
     return judges.digits_answers(judges.read_numbers(text))
 
 
@@ -109,7 +128,12 @@ def digits_answers(text: str) -> Answers:
 
 def popcount_values(parts: int = 7, max_k: int = POPCOUNT_BITS) -> PopcountValues:
     """G(k) for k = 0..max_k set bits when a number becomes 1..parts numbers with fewer set
-    bits (the method: ``popcount.popcount_values``)."""
+    bits.
+
+    Args:
+        parts: The most numbers a move leaves, at least 1.
+        max_k: The most set bits, 0 to `POPCOUNT_BITS`.
+    """
     parts, max_k = whole(parts, "--parts"), whole(max_k, "--max-k")
     if parts < 1:
         raise ValueError(f"--parts must be at least 1, got {parts}")
@@ -127,9 +151,13 @@ def octal_values(code: str | OctalCode, count: int = 1000, *, run: RunOptions = 
 
     The period is the least p for which the octal periodicity theorem (Guy and Smith
     1956) applies within the computed values; `period` is None when none does yet.
-    `run.progress` draws a bar on stderr when it is a terminal; `run.memory` caps the
-    memory (2 bytes a heap, and 6 for each rare heap); `run.checkpoint` makes a long run
-    resumable.
+
+    Args:
+        code: The game's octal code ("0.77", "4.07") or a parsed one.
+        count: The heaps to compute, 1 to `COUNT_MAX`.
+        run: ``run.progress`` draws a bar on stderr when it is a terminal;
+            ``run.memory`` caps the memory (2 bytes a heap, and 6 for each rare heap);
+            ``run.checkpoint`` makes a long run resumable.
     """
     game = code if isinstance(code, OctalCode) else parse_octal(code)
     return takebreak.octal_values(game, check_count(count), checked(run))
@@ -139,8 +167,14 @@ def hex_values(code: str | OctalCode, count: int = 1000, *, run: RunOptions = DE
     """Values of heaps 0..count-1 of a hexadecimal take-and-break game (0.F, 4.8, ...),
     and its period once proven.
 
-    Without a digit with bit 8 the code is an octal game and goes through octal_values'
-    engine; with one (leave three heaps), count <= HEX3_COUNT_MAX (``hex``: the plain mex).
+    Without a digit with bit 8 the code is an octal game and goes through
+    `octal_values`' engine; with one (leave three heaps), by the plain mex.
+
+    Args:
+        code: The game's hexadecimal code ("0.F", "4.8") or a parsed one.
+        count: The heaps to compute (at most `HEX3_COUNT_MAX` for a game that leaves
+            three heaps).
+        run: The progress bar, memory cap and checkpoint, as for `octal_values`.
     """
     game = code if isinstance(code, OctalCode) else parse_hex(code)
     count, run = check_count(count), checked(run)
@@ -151,7 +185,12 @@ def hex_values(code: str | OctalCode, count: int = 1000, *, run: RunOptions = DE
 
 
 def grundys_values(count: int = 1000, *, run: RunOptions = DEFAULT_RUN) -> TakeBreakValues:
-    """Values of heaps 0..count-1 of Grundy's game (split a heap into two unequal heaps)."""
+    """Values of heaps 0..count-1 of Grundy's game (split a heap into two unequal heaps).
+
+    Args:
+        count: The heaps to compute, 1 to `COUNT_MAX`.
+        run: The progress bar, memory cap and checkpoint, as for `octal_values`.
+    """
     return takebreak.grundys_values(check_count(count), checked(run))
 
 
@@ -163,23 +202,44 @@ def subtraction_values(moves: str | SubtractionSet, count: int = 1000, *, run: R
     """Values of heaps 0..count-1 of the subtraction game `moves` ('1,3,4' or a parsed set),
     and its period and preperiod once a window of max(S) values repeats within them.
 
-    `count` is 1..COUNT_MAX like the octal games'; 4 bytes a heap within `run.memory`.
+    Args:
+        moves: The subtraction set ("1,3,4") or a parsed one.
+        count: The heaps to compute, 1 to `COUNT_MAX`.
+        run: ``run.memory`` caps the memory (4 bytes a heap); the progress bar and
+            checkpoint as for `octal_values`.
     """
     game = moves if isinstance(moves, SubtractionSet) else parse_subtraction(moves)
     return subtraction.subtraction_values(game, check_count(count), checked(run))
 
 
 def check_plot(filename: str) -> None:
-    """Before the work: a --plot file can be written, matplotlib is installed, and the
-    name ends in an image format (engine.figures.check_plot: ValueError, ImportError)."""
+    """Check, before the work, that a picture can be saved into a file.
+
+    Args:
+        filename: The image file.
+
+    Raises:
+        ValueError: The file cannot be written, or its suffix names no image format.
+        ImportError: matplotlib is not installed.
+    """
     figures.check_plot(filename)
 
 
 def plot(result: TakeBreakValues | SubtractionValues, filename: str) -> None:
-    """A table of values drawn into an image file (pictures.values_figure: G(n) against n,
-    the rare heaps and the start of the period marked), in the format its suffix names;
-    OSError or ValueError when it cannot be saved. Check the file first with
-    :func:`check_plot` (engine.figures). A table shows itself so in a notebook."""
+    """Draw a table of values into an image file: G(n) against n, the rare heaps and
+    the start of the period marked. A table draws itself so in a notebook.
+
+    Check the file first with `check_plot`.
+
+    Args:
+        result: The values, from `octal_values`, `hex_values`, `grundys_values` or
+            `subtraction_values`.
+        filename: The image file, in the format its suffix names.
+
+    Raises:
+        OSError: The file cannot be written.
+        ValueError: The suffix names no image format.
+    """
     figures.save(pictures.values_figure(result), filename)
 
 
@@ -188,9 +248,16 @@ def plot(result: TakeBreakValues | SubtractionValues, filename: str) -> None:
 
 def position_moves(game: str | position.Game, heaps: str | tuple[int, ...], *, all_moves: bool = False,
                    run: RunOptions = DEFAULT_RUN) -> PositionMoves:
-    """The value and outcome of the sum of `heaps` of `game`, and a winning move when
-    the player to move wins (every winning move with ``all_moves``). `game` and `heaps`
-    are read as ``grundy move`` reads them (position.parse_game, position.parse_heaps)."""
+    """The value and outcome of a sum of heaps of one game, and a winning move when the
+    player to move wins.
+
+    Args:
+        game: The game as ``grundy move`` reads it ("0.77", "hex:0.F", "grundys",
+            "sub:1,3,4"), or a parsed code.
+        heaps: The heaps: "3,5,7" or a sequence of whole numbers.
+        all_moves: List every winning move, not one.
+        run: The memory cap and progress of the table of values the answer needs.
+    """
     if isinstance(game, str):
         game = parse_game(game)
     elif not isinstance(game, (OctalCode, SubtractionSet)):
@@ -211,9 +278,16 @@ def position_moves(game: str | position.Game, heaps: str | tuple[int, ...], *, a
 
 def octal_survey(digits: int = 2, count: int = 1000, *, run: RunOptions = DEFAULT_RUN) -> Survey:
     """Every octal code with 1..digits digits after the point (first digit 0), each to
-    `count` heaps: its period and preperiod when proven, largest value and rare heaps
-    (``survey``: rows from the results store ``run.store`` where it answers, the others
-    computed as tasks through the engine and then kept there)."""
+    `count` heaps: its period and preperiod when proven, largest value and rare heaps.
+
+    Rows come from the results store where it has them; the others are computed as
+    tasks and then kept there.
+
+    Args:
+        digits: The most digits after the point, 1 to `SURVEY_DIGITS_MAX`.
+        count: The heaps of each game, 1 to `COUNT_MAX`.
+        run: The workers, scheduler, checkpoint, results store and progress.
+    """
     return survey.octal_survey(check_digits(digits), check_count(count), checked(run))
 
 

@@ -42,7 +42,11 @@ class Sum(tuple):
 
 
 def mex(values: Iterable[int]) -> int:
-    """The minimum excludant: the least non-negative integer not among `values`."""
+    """The minimum excludant: the least non-negative integer not among `values`.
+
+    Args:
+        values: Whole numbers.
+    """
     seen = {whole(v, "values: an item") for v in
             (values if isinstance(values, (set, frozenset)) else items(values, "values"))}
     m = 0
@@ -67,10 +71,15 @@ def _parts(option: Any) -> tuple:
 
 
 class ImpartialGame:
-    """An impartial game defined by `options(position) -> iterable of options`.
+    """An impartial game defined by the options of each position.
 
-    Each option is a position or a ``Sum`` of positions. Values are cached per
-    position for the life of the object (``cache_size`` tells how many).
+    Values are cached per position for the life of the object (``cache_size`` tells
+    how many).
+
+    Args:
+        options: ``options(position)``: an iterable of the positions one move leads to,
+            each a position or a `Sum` of positions.
+        name: The game's name in its repr (None: the function's name).
     """
 
     def __init__(self, options: Callable[[Any], Iterable[Any]], name: str | None = None) -> None:
@@ -128,14 +137,22 @@ class ImpartialGame:
         return memo[position]
 
     def grundy(self, position: Any) -> int:
-        """The Sprague–Grundy value of a position or of a ``Sum`` of positions."""
+        """The Sprague–Grundy value of a position or of a ``Sum`` of positions.
+
+        Args:
+            position: A position, or a `Sum` of positions.
+        """
         x = 0
         for p in _parts(position):
             x ^= self._value_of_single(p)
         return x
 
     def outcome(self, position: Any) -> Literal["win", "lose"]:
-        """'win' if the player to move wins with best play, else 'lose'."""
+        """'win' if the player to move wins with best play, else 'lose'.
+
+        Args:
+            position: A position, or a `Sum` of positions.
+        """
         return "win" if self.grundy(position) else "lose"
 
     def winning_move(self, position: Any) -> Any | None:
@@ -144,6 +161,9 @@ class ImpartialGame:
         For a ``Sum`` the move is made in one part: the part whose value v has
         v XOR total < v is moved to an option of value v XOR total, and the new sum
         is returned.
+
+        Args:
+            position: A position, or a `Sum` of positions.
         """
         parts = _parts(position)
         if len(parts) == 1 and not isinstance(position, Sum):
@@ -167,5 +187,9 @@ class ImpartialGame:
 
 
 def impartial(options: Callable[[Any], Iterable[Any]]) -> ImpartialGame:
-    """Decorator: turn an options function into an ``ImpartialGame``."""
+    """Decorator: turn an options function into an ``ImpartialGame``.
+
+    Args:
+        options: ``options(position)``: the positions one move leads to.
+    """
     return ImpartialGame(options)

@@ -21,8 +21,13 @@ from .limits import CUTTING_MAX, DIGITS_GAMES_MAX, DIGITS_MAX
 
 @dataclass(frozen=True)
 class Answers:
-    """A judge's input answered in its order: each game (a sheet (W, H) or a number N)
-    and the judge's word for it (WIN/LOSE, YES/NO: the player to move wins or not)."""
+    """A judge's input answered in its order.
+
+    Attributes:
+        games: Each game of the input: a sheet (W, H) or a number N.
+        answers: The judge's word for each (WIN or LOSE, YES or NO): whether the
+            player to move wins.
+    """
 
     games: tuple
     answers: tuple[str, ...]

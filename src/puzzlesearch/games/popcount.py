@@ -19,7 +19,13 @@ from .bits import first_zero, xor_or
 
 @dataclass(frozen=True)
 class PopcountValues:
-    """G(k) for k = 0..max_k set bits when a number becomes 1..parts numbers with fewer bits."""
+    """G(k) for k = 0..max_k set bits when a number becomes 1..parts numbers with fewer bits.
+
+    Attributes:
+        parts: The most numbers a move leaves.
+        values: G(k) for k = 0..max_k.
+        seconds: The time the values took.
+    """
 
     parts: int
     values: tuple[int, ...]

@@ -58,8 +58,15 @@ Game = OctalCode | SubtractionSet | str  # str: only GRUNDYS
 
 @dataclass(frozen=True)
 class Move:
-    """One move: in heap number `heap` (1-based) of size `size`, take `take` tokens and
-    leave the non-empty heaps `leaves`; `position` is the position it leads to."""
+    """One move in a sum of heaps.
+
+    Attributes:
+        heap: The heap moved in, by its number (1-based).
+        size: Its size.
+        take: The tokens the move takes.
+        leaves: The non-empty heaps the move leaves in its place.
+        position: The position the move leads to: every heap.
+    """
 
     heap: int
     size: int
@@ -70,8 +77,17 @@ class Move:
 
 @dataclass(frozen=True)
 class PositionMoves:
-    """A sum of heaps: each heap's value, their XOR, the outcome (N: the player to move
-    wins, P: the previous player wins) and winning moves (one, or all; none when P)."""
+    """A sum of heaps: its value, its outcome and winning moves.
+
+    Attributes:
+        game: The game, as written on the command line.
+        heaps: The heaps.
+        heap_values: Each heap's Sprague–Grundy value.
+        value: The sum's value: the XOR of the heaps' values.
+        outcome: "N" (the player to move wins) or "P" (the previous player wins).
+        moves: The winning moves: one, or all when asked (none when P).
+        seconds: The time the answer took.
+    """
 
     game: str
     heaps: tuple[int, ...]

@@ -115,7 +115,12 @@ def popcount_class_options(k: int, parts: int) -> Iterator[Sum]:
 
 @dataclass(frozen=True)
 class OctalCode:
-    """An octal game: digits[j] is the octal digit d_j (j tokens removed)."""
+    """An octal (or hexadecimal) take-and-break game.
+
+    Attributes:
+        code: The code as written ("0.77").
+        digits: The digit d_j of each j, the tokens a move removes (d_0 first).
+    """
 
     code: str
     digits: tuple[int, ...]
@@ -134,13 +139,27 @@ _HEX = re.compile(r"([0-9a-fA-F]?)\.([0-9a-zA-Z]*)")
 
 
 def parse_octal(code: str) -> OctalCode:
-    """Parse '0.77', '.07', '4.07', '0.137' (also '·' for the point); ValueError if invalid."""
+    """Read an octal game's code.
+
+    Args:
+        code: "0.77", ".07", "4.07", "0.137" (also "·" for the point).
+
+    Raises:
+        ValueError: The code is not an octal game's, naming what is wrong.
+    """
     return _parse_code(code, "octal", _OCTAL, "01234567", ("0", "4"))
 
 
 def parse_hex(code: str) -> OctalCode:
-    """Parse a hexadecimal code such as '0.F', '4.8', '0.b' (digits 0-9, a-f, either case):
-    bit 8 of a digit also allows leaving three non-empty heaps; d0 is 0, 4, 8 or c."""
+    """Read a hexadecimal game's code: bit 8 of a digit also allows leaving three
+    non-empty heaps.
+
+    Args:
+        code: "0.F", "4.8", "0.b" (digits 0-9, a-f, either case; d0 is 0, 4, 8 or c).
+
+    Raises:
+        ValueError: The code is not a hexadecimal game's, naming what is wrong.
+    """
     return _parse_code(code, "hexadecimal", _HEX, "0123456789abcdefABCDEF", ("0", "4", "8", "c"))
 
 
@@ -213,16 +232,28 @@ def is_grundys_move(heap: int, parts: tuple[int, ...]) -> bool:
 
 @dataclass(frozen=True)
 class SubtractionSet:
-    """A subtraction game: a move removes s tokens from one heap, for some s in `moves`."""
+    """A subtraction game: a move removes s tokens from one heap, for some s in `moves`.
+
+    Attributes:
+        text: The set as written ("1,3,4").
+        moves: The amounts a move may remove: ascending, distinct, each at least 1.
+    """
 
     text: str
-    moves: tuple[int, ...]  # ascending, distinct, each >= 1
+    moves: tuple[int, ...]
 
 
 def parse_subtraction(text: str) -> SubtractionSet:
-    """Parse '1,3,4' (also '{1,3,4}', spaces allowed) into a SubtractionSet; ValueError if
-    invalid. Every element is a whole number 1..SUBTRACTION_MAX; a repeated one is refused
-    (it is most likely a typo, and the set would mean the same without it)."""
+    """Read a subtraction set.
+
+    Args:
+        text: "1,3,4" (also "{1,3,4}", spaces allowed): whole numbers 1 to
+            `SUBTRACTION_MAX`, none repeated (most likely a typo, and the set would mean
+            the same without it).
+
+    Raises:
+        ValueError: The set is invalid, naming what is wrong.
+    """
     body = check_text(text, "the subtraction set").strip()
     if body.startswith("{") and body.endswith("}"):
         body = body[1:-1]

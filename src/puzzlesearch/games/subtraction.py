@@ -40,7 +40,18 @@ RANGE = 1 << 20  # heaps per kernel call: progress and Ctrl-C between calls
 
 @dataclass(frozen=True)
 class SubtractionValues:
-    """G(0..count-1) of a subtraction game, with the period the values prove (or None)."""
+    """G(0..count-1) of a subtraction game, with the period the values prove.
+
+    Attributes:
+        game: The game, as written ("sub:1,3,4").
+        moves: The subtraction set.
+        count: The heaps computed: 0..count-1.
+        values: G(n) of each heap n (not shown in the repr).
+        max_value: The largest value.
+        period: The period, once a window of max(S) values repeats (None: not yet).
+        preperiod: The heap the period starts at (None: no period).
+        seconds: The time the values took.
+    """
 
     game: str
     moves: tuple[int, ...]
@@ -59,7 +70,11 @@ class SubtractionValues:
         return figures.notebook_svg(pictures.values_figure, self)
 
     def to_json(self, values: bool = True) -> dict:
-        """The fields as JSON values (``values=False``: all but the values)."""
+        """The fields as JSON values.
+
+        Args:
+            values: Include the values (False: all fields but the values).
+        """
         values = flag(values, "values")
         obj: dict = {"game": self.game, "moves": list(self.moves), "count": self.count}
         if values:

@@ -73,16 +73,21 @@ ONE_THREAD = RunOptions(workers=1)
 class SurveyRow:
     """One game of a survey, as `grundy octal CODE --count COUNT` reports it.
 
-    count       the heaps its values were computed to (from the store: maybe another count)
-    period      the period proven by the octal periodicity theorem, or None: not proven by count
-    preperiod   the heap the period starts at (None when not proven)
-    max_value   the largest value of heaps 0..count-1
-    rare_heaps  heaps with a rare value under rare_mask (rare_mask 0: the plain mex was used)
-    seconds     the time its values took; with same_as, only the time of the further heaps
-                its own proof needed (usually 0)
-    same_as     None, or the code whose values were computed: it has the same values at
-                every heap (same_values_key), and this row's period is proven for this code
-    source      "run": computed by this run; "store": read back from the results store
+    Attributes:
+        code: The game's octal code.
+        count: The heaps its values were computed to (from the store: maybe another
+            count).
+        period: The period proven by the octal periodicity theorem (None: not proven
+            by `count`).
+        preperiod: The heap the period starts at (None when not proven).
+        max_value: The largest value of heaps 0..count-1.
+        rare_heaps: The heaps with a rare value under `rare_mask`.
+        rare_mask: The mask of the rare/common split (0: the plain mex was used).
+        seconds: The time its values took; with `same_as`, only the time of the further
+            heaps its own proof needed (usually 0).
+        same_as: None, or the code whose values were computed: it has the same values
+            at every heap, and this row's period is proven for this code.
+        source: "run": computed by this run; "store": read back from the results store.
     """
 
     code: str
@@ -99,7 +104,16 @@ class SurveyRow:
 
 @dataclass(frozen=True)
 class Survey:
-    """Every octal code with 1..digits digits after the point, each to `count` heaps."""
+    """Every octal code with 1..digits digits after the point, each to `count` heaps.
+
+    Attributes:
+        digits: The most digits after the point.
+        count: The heaps of each game.
+        rows: One row a game, in the order of their codes.
+        from_store: The rows read back from the results store.
+        computed: The rows computed by this run.
+        seconds: The time the survey took.
+    """
 
     digits: int
     count: int

@@ -75,7 +75,23 @@ FIRST_RARE = 1 << 16
 
 @dataclass(frozen=True)
 class TakeBreakValues:
-    """G(0..count-1) of a take-and-break game, with the periodicity found (octal games)."""
+    """G(0..count-1) of a take-and-break game, with the periodicity found (octal games).
+
+    Attributes:
+        game: The game's code ("0.77", "hex:0.F", "grundys").
+        count: The heaps computed: 0..count-1.
+        values: G(n) of each heap n (not shown in the repr).
+        max_value: The largest value.
+        period: The least period the octal periodicity theorem proves within the values
+            (None: not proven yet).
+        preperiod: The heap the period starts at (None: no period).
+        rare_mask: The mask of the rare/common split: a value v is rare when v & mask
+            has even parity (0: the plain mex was used).
+        rare_heaps: The heaps with a rare value.
+        new_rare_values: The heaps whose value was rare and reached by no pair with a
+            rare part: found by a search of every split.
+        seconds: The time the values took.
+    """
 
     game: str
     count: int
@@ -96,8 +112,12 @@ class TakeBreakValues:
         return figures.notebook_svg(pictures.values_figure, self)
 
     def to_json(self, values: bool = True) -> dict:
-        """The fields as JSON values (``values=False``: all but the values, for a caller
-        that writes them itself)."""
+        """The fields as JSON values.
+
+        Args:
+            values: Include the values (False: all fields but the values, for a caller
+                that writes them itself).
+        """
         values = flag(values, "values")
         obj = {"game": self.game, "count": self.count}
         if values:

@@ -2,7 +2,7 @@
 
 Three pegs: the closed-form moves, the position after any move, the largest-disc rule
 between arbitrary positions. More pegs: Frame-Stewart numbers and sequences, checked by
-breadth-first search over all positions. The API is in `api` (re-exported here).
+breadth-first search over all positions.
 """
 
 from .api import (

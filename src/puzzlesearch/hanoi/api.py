@@ -74,6 +74,17 @@ def _start_and_goal(found: Solution | Distance, title: str) -> str | None:
 
 @dataclass(frozen=True)
 class Solution:
+    """The tower of n discs moved from peg A to the last peg, every move listed.
+
+    Attributes:
+        n: The number of discs.
+        pegs: The number of pegs.
+        start: The start position: the peg letter of each disc, largest first ("AAA").
+        goal: The goal position, in the same letters ("CCC").
+        moves: The number of moves.
+        sequence: Every move as [disc, from, to], the pegs numbered from 0.
+    """
+
     n: int
     pegs: int
     start: str
@@ -87,6 +98,18 @@ class Solution:
 
 @dataclass(frozen=True)
 class Distance:
+    """The fewest moves between two positions.
+
+    Attributes:
+        n: The number of discs.
+        pegs: The number of pegs.
+        start: The start position: the peg letter of each disc, largest first.
+        goal: The goal position, in the same letters.
+        moves: The fewest moves from start to goal.
+        method: How they were found: "largest-disc rule", "breadth-first search",
+            "closed form" or "Frame-Stewart".
+    """
+
     n: int
     pegs: int
     start: str
@@ -100,6 +123,31 @@ class Distance:
 
 @dataclass(frozen=True)
 class Verification:
+    """Frame-Stewart's count checked by breadth-first search over every position.
+
+    Attributes:
+        n: The number of discs.
+        pegs: The number of pegs.
+        positions: Every position: pegs^n.
+        reached: The positions the search reached from the tower on A.
+        bfs_moves: The fewest moves from the tower on A to the tower on the last peg,
+            by the search.
+        frame_stewart: The same by Frame-Stewart's numbers.
+        agree: Whether the two agree.
+        sequence_ok: Whether the Frame-Stewart move sequence, replayed by the plain
+            rules, is legal and ends on the last peg.
+        eccentricity: The largest distance from the tower on A.
+        at_eccentricity: The positions at that distance.
+        diameter: The largest distance between any two positions (None unless asked).
+        diameter_sources: The searches the diameter took, one from each position up to
+            renaming the pegs (None unless asked).
+        seconds: The time the check took.
+        histogram: The positions at each distance from the tower on A (not shown in the
+            repr: too long).
+        method: "layers" (2 bits a position, on all cores) or "bfs" (with the
+            diameter).
+    """
+
     n: int
     pegs: int
     positions: int
@@ -113,9 +161,8 @@ class Verification:
     diameter: int | None
     diameter_sources: int | None
     seconds: float
-    # positions at each distance from the tower on A (in --json; too long to show in a repr)
     histogram: tuple[int, ...] = field(default=(), repr=False)
-    method: str = "bfs"  # "layers" (2 bits a position, all cores) or "bfs" (with --diameter)
+    method: str = "bfs"
 
 
 # --- the checks, in the words of the command line ---------------------------------------------------
@@ -159,19 +206,37 @@ def _how_many(total: int) -> str:
 
 
 def count(n: int, pegs: int = 3) -> int:
-    """Moves to shift a tower of n discs: 2^n - 1 for three pegs, Frame-Stewart beyond."""
+    """Moves to shift a tower of n discs: 2^n - 1 for three pegs, Frame-Stewart beyond.
+
+    Args:
+        n: The number of discs, 0 to `COUNT_LIMIT`.
+        pegs: The number of pegs, 3 to `MAX_PEGS`.
+    """
     n, pegs = check_n(n, COUNT_LIMIT), check_pegs(pegs)
     return framestewart.frame_stewart(n, pegs)
 
 
 def counts(nmax: int, pegs: int = 3) -> list[int]:
-    """[count(0, pegs), ..., count(nmax, pegs)] in one pass."""
+    """[count(0, pegs), ..., count(nmax, pegs)] in one pass.
+
+    Args:
+        nmax: The most discs, 0 to `TABLE_LIMIT`.
+        pegs: The number of pegs.
+    """
     nmax, pegs = check_n(nmax, TABLE_LIMIT, " with --all"), check_pegs(pegs)
     return framestewart.frame_stewart_numbers(nmax, pegs)
 
 
 def moves(n: int, pegs: int = 3) -> Iterator[Move]:
-    """The tower moves from peg 0 to peg pegs-1, lazily (closed form for three pegs)."""
+    """The tower's moves from peg 0 to the last peg, lazily (closed form for three pegs).
+
+    Args:
+        n: The number of discs.
+        pegs: The number of pegs.
+
+    Returns:
+        An iterator of moves (disc, from, to), the pegs numbered from 0.
+    """
     n, pegs = check_n(n, COUNT_LIMIT), check_pegs(pegs)
     if pegs == 3:
         return threepeg.moves_iterative(n, 0, 2)
@@ -179,7 +244,17 @@ def moves(n: int, pegs: int = 3) -> Iterator[Move]:
 
 
 def moves_array(n: int, src: int = 0, dst: int = 2, *, run: RunOptions = DEFAULT_RUN) -> np.ndarray:
-    """All 2^n - 1 three-peg moves as a (2^n - 1, 3) uint8 array of (disc, from, to)."""
+    """All 2^n - 1 three-peg moves at once, as an array.
+
+    Args:
+        n: The number of discs, 0 to 40.
+        src: The peg the tower starts on (0, 1 or 2).
+        dst: The peg it ends on, another of 0, 1, 2.
+        run: ``run.memory``: the memory cap the array must fit in.
+
+    Returns:
+        A (2^n - 1, 3) uint8 array of (disc, from, to).
+    """
     n, src, dst, run = check_n(n), whole(src, "src"), whole(dst, "dst"), checked(run)
     if n > 40 or not {src, dst} < {0, 1, 2} or src == dst:
         raise ValueError("moves_array needs 0 <= n <= 40 and two different pegs among 0, 1, 2")
@@ -192,7 +267,16 @@ def moves_array(n: int, src: int = 0, dst: int = 2, *, run: RunOptions = DEFAULT
 
 
 def position_after(n: int, m: int, pegs: int = 3) -> str:
-    """The position after the first m moves of `moves(n, pegs)`, computed directly."""
+    """The position after the first m moves of `moves(n, pegs)`, computed directly.
+
+    Args:
+        n: The number of discs, 0 to `POSITION_LIMIT`.
+        m: The number of moves made.
+        pegs: The number of pegs.
+
+    Returns:
+        The position: the peg letter of each disc, largest first.
+    """
     n, pegs, m = check_n(n, POSITION_LIMIT), check_pegs(pegs), whole(m, "-m")
     if pegs == 3:
         return format_position(threepeg.position_after(n, m))
@@ -217,14 +301,31 @@ def _parse_pair(start: str, goal: str, pegs: int) -> tuple[Position, Position, i
 
 def distance(start: str, goal: str, pegs: int = 3, *, run: RunOptions = DEFAULT_RUN) -> Distance:
     """Fewest moves between two positions: the largest-disc rule for three pegs (O(n)),
-    breadth-first search for more."""
+    breadth-first search for more.
+
+    Args:
+        start: The start position: the peg letter of each disc, largest first ("ABB").
+        goal: The goal position, with as many discs.
+        pegs: The number of pegs.
+        run: ``run.memory``: the memory cap of a breadth-first search.
+    """
     return path(start, goal, pegs, run=run)[0]
 
 
 def path(start: str, goal: str, pegs: int = 3, *, run: RunOptions = DEFAULT_RUN
          ) -> tuple[Distance, Iterator[Move]]:
-    """The distance and an optimal move sequence; the moves come lazily (a generator:
-    ``list(moves)`` for a list), so a path of 2^1000 moves can be started."""
+    """The distance and an optimal move sequence between two positions.
+
+    Args:
+        start: The start position: the peg letter of each disc, largest first.
+        goal: The goal position, with as many discs.
+        pegs: The number of pegs.
+        run: ``run.memory``: the memory cap of a breadth-first search.
+
+    Returns:
+        The distance, and the moves lazily (a generator: ``list(moves)`` for a list),
+        so that a path of 2^1000 moves can be started.
+    """
     a, b, pegs = _parse_pair(start, goal, pegs)
     checked(run)
     n = len(a)
@@ -241,9 +342,19 @@ def path(start: str, goal: str, pegs: int = 3, *, run: RunOptions = DEFAULT_RUN
 def plan(n: int | None = None, pegs: int = 3, start: str | None = None, goal: str | None = None, *,
          force: bool = False, run: RunOptions = DEFAULT_RUN) -> tuple[Distance, Iterator[Move]]:
     """What `hanoi solve` prints: the tower of n discs from A to the last peg, or the
-    moves between two positions (`start` defaults to the tower on A and `goal` to the
-    tower on the last peg); the moves lazily. More than PRINT_LIMIT moves are refused
-    unless `force`."""
+    moves between two positions.
+
+    Args:
+        n: The number of discs (with no positions, or as many as they have).
+        pegs: The number of pegs.
+        start: The start position (None: the tower on A).
+        goal: The goal position (None: the tower on the last peg).
+        force: Allow more than `PRINT_LIMIT` moves.
+        run: ``run.memory``: the memory cap of a breadth-first search.
+
+    Returns:
+        The distance, and the moves lazily.
+    """
     pegs, force, run = check_pegs(pegs), flag(force, "force"), checked(run)
     if start is not None:
         text(start, "start (--from)")
@@ -270,8 +381,15 @@ def plan(n: int | None = None, pegs: int = 3, start: str | None = None, goal: st
 
 
 def solve(n: int, pegs: int = 3, *, run: RunOptions = DEFAULT_RUN) -> Solution:
-    """The tower of n discs from peg A to the last peg, with every move (materialised:
-    refused beyond the memory cap; `moves` yields them lazily)."""
+    """The tower of n discs from peg A to the last peg, with every move in a list.
+
+    Refused beyond the memory cap; `moves` yields the moves lazily.
+
+    Args:
+        n: The number of discs.
+        pegs: The number of pegs.
+        run: ``run.memory``: the memory cap the list must fit in.
+    """
     total = count(n, pegs)
     checked(run)
     require(total * SEQUENCE_BYTES, run.memory, f"the list of {_how_many(total)} moves")
@@ -303,10 +421,19 @@ def frames(start: str, sequence: Iterable[Move], pegs: int = 3) -> Iterator[tupl
 
 def verify(n: int, pegs: int = 4, diameter: bool = False, *, run: RunOptions = DEFAULT_RUN
            ) -> Verification:
-    """Breadth-first search over all pegs^n positions from the tower on A: its distance to
-    the tower on the last peg against Frame-Stewart, the explicit sequence replayed, the
-    farthest positions, and (if asked) the diameter by a search from every position up
-    to renaming the pegs. Sizes are checked before any search."""
+    """Breadth-first search over all pegs^n positions from the tower on A.
+
+    Its distance to the tower on the last peg is checked against Frame-Stewart, the
+    explicit sequence replayed, the farthest positions found. Sizes are checked before
+    any search.
+
+    Args:
+        n: The number of discs.
+        pegs: The number of pegs.
+        diameter: Also find the diameter, by a search from every position up to
+            renaming the pegs.
+        run: The memory cap, threads and progress.
+    """
     n, pegs, diameter, run = check_n(n), check_pegs(pegs), flag(diameter, "diameter"), checked(run)
     if not diameter:
         return _verify_layers(n, pegs, run)

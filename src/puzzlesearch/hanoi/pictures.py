@@ -91,7 +91,7 @@ def position_figure(position: Position | str, pegs: int, title: str | None = Non
 
 
 def positions_figure(positions: Sequence[tuple[str, Position | str]], pegs: int, title: str = "") -> Figure:
-    """Several positions side by side, each (caption, position) as in :func:`position_figure`,
+    """Several positions side by side, each (caption, position) as in `position_figure`,
     under one title: a start and a goal, say."""
     parsed = [(caption, _position(position, pegs)) for caption, position in positions]
     n = max((len(p) for _, p in parsed), default=0)

@@ -1,8 +1,10 @@
 """Permutation puzzles their users describe: how many states, God's number, optimal solutions.
 
-The public API is `puzzlesearch.perm.api`, re-exported here (see its docstring for
-examples); the file format is described in `puzzlesearch.perm.puzzlefile`. sympy is
-loaded when a group is counted, numba when a whole state space is searched.
+A `Puzzle` is read from a file (TOML, twsearch and ksolve's .tws and .def, KPuzzle
+.json) or one of the `examples`; `Puzzle.info` counts its states exactly
+(Schreier–Sims), `Puzzle.god` searches every state for God's number, and
+`Puzzle.solve` finds a shortest solution. sympy is loaded when a group is counted,
+numba when a whole state space is searched.
 """
 
 from __future__ import annotations

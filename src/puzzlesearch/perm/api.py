@@ -68,13 +68,27 @@ MAX_SOLVE_STATES = 100_000_000
 class Info:
     """What a puzzle is: its size and why it is not larger, without searching it.
 
-    states        states reachable from the solved puzzle (exact)
-    group_order   elements of the group the moves generate (Schreier–Sims)
-    arrangements  every placement of the pieces on their sets' positions, in every twist
-    constraints   why the states are fewer: each reason with its factor ("... (x 3)")
-    counted_by    how `states` was counted
-    indexed       states a full search (`god`) indexes; memory: the bytes it needs (its
-                  bits and its move tables); tables: those of the move tables
+    Attributes:
+        puzzle: The puzzle's name.
+        description: Its description, from its file.
+        source: Where the puzzle comes from, from its file.
+        pieces: Each set of positions in words: its positions, twists and colours.
+        moves: The moves a search makes, by name.
+        metric: What one move counts as (the metric God's number is in).
+        solved: The solved state, one token a position.
+        states: The states reachable from the solved puzzle (exact).
+        group_order: The elements of the group the moves generate (Schreier–Sims).
+        arrangements: Every placement of the pieces on their sets' positions, in
+            every twist.
+        every_arrangement: Whether every arrangement is reachable (states ==
+            arrangements).
+        constraints: Why the states are fewer: each reason with its factor
+            ("... (x 3)").
+        counted_by: How `states` was counted.
+        indexed: The states a full search (`Puzzle.god`) indexes.
+        memory: The bytes that search needs: its bits and its move tables.
+        seconds: The time the count took.
+        tables: The bytes of the move tables alone.
     """
 
     puzzle: str
@@ -98,11 +112,22 @@ class Info:
 
 @dataclass(frozen=True)
 class Solution:
-    """A shortest solution: `moves` its length (-1 when the state cannot be reached, and
-    `reason` says why), `sequence` the moves, `path` the state after each of them, `method`
-    how it was found: "table" (walked down the distances of a finished census, given as
-    run.checkpoint), "bidirectional" (searched), "" (no search: an unreachable state);
-    `note` why a checkpoint given was not used (it does not exist yet)."""
+    """A shortest solution of a state.
+
+    Attributes:
+        puzzle: The puzzle's name.
+        start: The state solved, one token a position.
+        moves: The fewest moves (-1 when the state cannot be reached).
+        sequence: The moves, by name.
+        path: The state after each move.
+        reason: Why the state cannot be reached ("" when it can).
+        method: How it was found: "table" (walked down the distances of a finished
+            census, given as the checkpoint), "bidirectional" (searched), or "" (no
+            search: an unreachable state).
+        note: Why a checkpoint given was not used (it holds no census yet), or "".
+        searched: The states the bidirectional search stored (0 for a table).
+        seconds: The time the answer took.
+    """
 
     puzzle: str
     start: str
@@ -112,13 +137,20 @@ class Solution:
     reason: str
     method: str
     note: str
-    searched: int  # states the bidirectional search stored (0 for a table)
+    searched: int
     seconds: float
 
 
 @dataclass(frozen=True)
 class Example:
-    """A puzzle file shipped with the package: `name` is what `Puzzle.example` takes."""
+    """A puzzle file shipped with the package.
+
+    Attributes:
+        name: What `Puzzle.example` takes ("cube2-htm").
+        file: The file's path in the installed package.
+        title: The puzzle's name, from the file.
+        description: Its description, from the file.
+    """
 
     name: str
     file: str
@@ -138,7 +170,14 @@ def examples() -> tuple[Example, ...]:
 
 
 def find(file: str | Path) -> Path:
-    """The puzzle file a name means: the file itself, or the example of that name."""
+    """The puzzle file a name means: the file itself, or the example of that name.
+
+    Args:
+        file: A file's path, or an example's name (see `examples`).
+
+    Raises:
+        ValueError: No such file, nor an example of that name.
+    """
     file = file_name(file, "the puzzle file")
     if not str(file).strip():
         raise ValueError("the puzzle file's name is empty: give a file or an example's name (perm list)")
@@ -153,12 +192,24 @@ def find(file: str | Path) -> Path:
 
 
 class Puzzle:
-    """A permutation puzzle: sets of positions, moves in cycle notation (see `puzzlefile`).
+    """A permutation puzzle: sets of positions, and moves in cycle notation.
 
-    ``Puzzle(pieces={"p": ["a", "b", "c"]}, moves={"X": "(a b c)"})``: `pieces` maps a set's
-    name to its positions (a list of names, a count, or a table with ``positions``,
-    ``twists`` and ``solved`` colours), `moves` a move's name to its cycles (or a table
-    with ``cycles`` and ``metric``), exactly as the TOML file's tables.
+    ``Puzzle(pieces={"p": ["a", "b", "c"]}, moves={"X": "(a b c)"})`` takes the tables
+    of a puzzle file as Python dicts (the [Puzzles described in a file](../perm.md)
+    page describes them).
+
+    Args:
+        pieces: Each set's name and its positions: a list of names, a count, or a
+            table with ``positions``, ``twists`` and ``solved`` colours.
+        moves: Each move's name and its cycles, or a table with ``cycles`` and
+            ``metric``.
+        name: The puzzle's name.
+        metric: What one move counts as (None: the file format's default).
+        fixed: Positions whose pieces stay in place.
+        rotations: Moves that turn the whole puzzle, each with its cycles: states
+            they relate count as one.
+        description: A line that says what the puzzle is.
+        source: Where the puzzle comes from.
     """
 
     def __init__(self, pieces: dict[str, Any], moves: dict[str, Any], *, name: str = "puzzle",
@@ -181,14 +232,24 @@ class Puzzle:
 
     @classmethod
     def from_file(cls, path: str | Path) -> Puzzle:
-        """The puzzle a file describes, in the format its extension names (`formats`: TOML,
-        ksolve's .tws and .def, KPuzzle .json), or the example of that name; ValueError
-        "FILE:LINE: problem" in one line."""
+        """The puzzle a file describes, or the example of that name.
+
+        Args:
+            path: The file, in the format its extension names (TOML, ksolve's .tws and
+                .def, KPuzzle .json), or an example's name.
+
+        Raises:
+            ValueError: "FILE:LINE: problem", in one line.
+        """
         return cls.from_rules(formats.load(find(path), str(path)))
 
     @classmethod
     def example(cls, name: str) -> Puzzle:
-        """An example shipped with the package (see `examples`), e.g. "cube2-htm"."""
+        """An example shipped with the package.
+
+        Args:
+            name: The example's name (see `examples`), e.g. "cube2-htm".
+        """
         name = text(name, "the example's name")
         found = {e.name: e for e in examples()}
         if name not in found:
@@ -213,16 +274,27 @@ class Puzzle:
         return state_text(self.rules, self.rules.solved)
 
     def play(self, moves: str, state: str | None = None) -> str:
-        """The state after the moves (a scramble such as "R U R' F2") from `state`
-        (default: solved)."""
+        """The state after some moves.
+
+        Args:
+            moves: A scramble such as "R U R' F2".
+            state: The state to start from, one token a position (None: solved).
+        """
         moves, state = text(moves, "moves (a scramble)"), text_or_none(state, "state")
         start = self.rules.solved if state is None else parse_state(self.rules, state)
         return state_text(self.rules, play(self.rules, start, parse_moves(self.rules, moves)))
 
     def convert(self, to: str, out: str | Path | None = None) -> str:
-        """The puzzle written in format `to` ("toml", "tws" for twsearch and ksolve, "json"
-        for KPuzzle), read back and checked to be the same puzzle; ValueError (one line)
-        when that format cannot hold it. With `out`, also written there, whole."""
+        """The puzzle written in another format, read back and checked to be the same
+        puzzle.
+
+        Args:
+            to: The format: "toml", "tws" (twsearch and ksolve) or "json" (KPuzzle).
+            out: A file to write it to as well, whole (None: none).
+
+        Raises:
+            ValueError: That format cannot hold the puzzle (one line).
+        """
         check_convert(to, out)
         written = formats.text(self.rules, to)
         if out is not None:
@@ -231,8 +303,12 @@ class Puzzle:
 
     def info(self, *, run: RunOptions = RunOptions()) -> Info:  # noqa: B008 (frozen)
         """The exact number of states (Schreier–Sims), why not every arrangement, and the
-        memory a full search would need. Nothing is searched. Whether the invariants
-        describe the group is kept in the results store (run.store), for `solve`."""
+        memory a full search would need. Nothing is searched.
+
+        Args:
+            run: ``run.memory`` caps the count's memory; ``run.store`` keeps whether the
+                invariants describe the group, for `solve`.
+        """
         rules, run = self.rules, checked(run)
         t0 = time.perf_counter()
         _read_store(rules, run)
@@ -253,30 +329,47 @@ class Puzzle:
 
     def god(self, show: int = 10, *, run: RunOptions = RunOptions()) -> Census:  # noqa: B008 (frozen)
         """Every state by its distance from the solved puzzle: histogram, God's number (the
-        diameter), the first `show` farthest states (0..10,000). The bit array (2 bits a
-        state indexed, see `info`) is checked against run.memory before anything else;
-        run.workers threads (default: all cores), run.checkpoint written after every layer
-        and resumed from, run.scheduler a Dask cluster; the answer is kept in the results
-        store (run.store)."""
+        diameter), the farthest states.
+
+        The bit array (2 bits a state indexed, see `info`) is checked against the memory
+        cap before anything else; the answer is kept in the results store.
+
+        Args:
+            show: How many of the farthest states to return, 0 to 10,000.
+            run: ``run.memory``, ``run.workers`` threads (default: all cores),
+                ``run.checkpoint`` (written after every layer and resumed from),
+                ``run.scheduler`` (a Dask cluster), ``run.store``.
+        """
         check_show(whole(show, "--show"))
         return census(self.rules, show, run=checked(run))
 
     def solve(self, state: str | None = None, *, scramble: str | None = None, states: int = MAX_SOLVE_STATES,
               run: RunOptions = RunOptions()) -> Solution:  # noqa: B008 (frozen)
-        """A shortest sequence of moves from `state` (one token a position, see `solved`) or
-        from the state a `scramble` makes ("R U R' F2") to the solved puzzle. A state the
-        moves cannot reach is answered with moves = -1 and the reason, without a search.
+        """A shortest sequence of moves from a state to the solved puzzle.
 
-        With run.checkpoint, the file a finished `god` left there (with that checkpoint) is
-        the table of distances walked down to the solved puzzle, one move a step. A file
-        that is there but is no such table (another puzzle's, an unfinished census, another
-        command's) is refused (ValueError, one line): it was asked for, and searching
-        around it would hide the mistake. A file not made yet (missing or empty) holds no
-        table: the bidirectional search runs, and `note` says so. That search's memory is
-        capped by run.memory, and the states it stores by `states` (ValueError, one line,
-        saying how long the solution must then be); a progress bar counts them (run.progress).
-        Either way the moves are replayed by the plain rules
-        (CheckFailed if they do not solve it)."""
+        A state the moves cannot reach is answered with moves = -1 and the reason,
+        without a search. Either way the moves are replayed by the plain rules.
+
+        With ``run.checkpoint``, the file a finished `god` left there is the table of
+        distances, walked down to the solved puzzle one move a step. A file that is
+        there but is no such table (another puzzle's, an unfinished census, another
+        command's) is refused: it was asked for, and searching around it would hide the
+        mistake. A file not made yet holds no table: the bidirectional search runs, and
+        the solution's note says so.
+
+        Args:
+            state: The state, one token a position (see `solved`).
+            scramble: Or the moves that make it from solved ("R U R' F2").
+            states: The most states the bidirectional search stores.
+            run: ``run.checkpoint`` (a finished census's table), ``run.memory`` (the
+                search's memory cap), ``run.progress`` (a bar that counts the states).
+
+        Raises:
+            ValueError: A checkpoint that holds no table of this puzzle, or a search
+                that would store more than `states` (saying how long the solution must
+                then be); one line.
+            CheckFailed: The moves found do not solve the state.
+        """
         rules, run = self.rules, checked(run)
         state, scramble = text_or_none(state, "state"), text_or_none(scramble, "scramble")
         states = whole(states, "--states")
@@ -401,12 +494,12 @@ def _remember(rules: Rules, found: group.Count, run: RunOptions) -> None:
         pass
 
 
-#: the formats :meth:`Puzzle.convert` writes, and the file extension of each
+#: the formats `Puzzle.convert` writes, and the file extension of each
 FORMATS = formats.FORMATS
 
 
 def check_convert(to: str, out: str | Path | None = None) -> None:
-    """ValueError (one line) for a format :meth:`Puzzle.convert` does not write, or an
+    """ValueError (one line) for a format `Puzzle.convert` does not write, or an
     `out` file that cannot be written: checked before the puzzle is read."""
     formats.check_format(text(to, "--to"))
     if out is not None:
@@ -414,9 +507,18 @@ def check_convert(to: str, out: str | Path | None = None) -> None:
 
 
 def plot(result: Census, filename: str) -> None:
-    """The distance histogram of a census as an image (pictures.histogram_figure, log
-    scale), in the format the file's suffix names; OSError or ValueError when it cannot be
-    saved. Check the file first with :func:`check_plot` (engine.figures)."""
+    """Draw a census's distance histogram (log scale) into an image file.
+
+    Check the file first with `check_plot`.
+
+    Args:
+        result: The census, from `Puzzle.god`.
+        filename: The image file, in the format its suffix names.
+
+    Raises:
+        OSError: The file cannot be written.
+        ValueError: The suffix names no image format.
+    """
     if not isinstance(result, Census):
         raise TypeError(f"result must be a Census, got {shown_value(result)}")
     figures.save(pictures.histogram_figure(result), file_name(filename, "filename"))

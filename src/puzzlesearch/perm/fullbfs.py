@@ -45,21 +45,38 @@ MAX_SHOW = 10_000  # farthest states a census lists at most
 
 @dataclass(frozen=True)
 class Census:
-    """The whole state space from the solved puzzle: histogram[d] = states at distance d."""
+    """The whole state space from the solved puzzle, by breadth-first search, 2 bits a state.
+
+    Attributes:
+        puzzle: The puzzle's name.
+        states: The states reachable from the solved puzzle.
+        diameter: The largest distance: God's number in the puzzle's metric.
+        histogram: The states at each distance: ``histogram[d]`` at distance d.
+        farthest: Up to `show` states at the largest distance, the first by index, as
+            text.
+        farthest_count: How many states are at the largest distance.
+        indexed: The states the bit array covers.
+        bytes: The size of the bit array.
+        directions: How each layer was found: "t" top-down, "b" bottom-up.
+        workers: The threads that ran the search.
+        seconds: The time the search took.
+        source: "run", or "store" when the results store answered.
+        resumed_at: The layer a checkpoint resumed this run at (None: from the start).
+    """
 
     puzzle: str
-    states: int  # states reachable from the solved puzzle
-    diameter: int  # the largest distance: God's number in the puzzle's metric
+    states: int
+    diameter: int
     histogram: tuple[int, ...]
-    farthest: tuple[str, ...]  # up to `show` states at the largest distance, by index, as text
+    farthest: tuple[str, ...]
     farthest_count: int
-    indexed: int  # states the bit array covers
+    indexed: int
     bytes: int
-    directions: str  # per layer: 't' top-down, 'b' bottom-up
+    directions: str
     workers: int
     seconds: float
-    source: str  # "run", or "store" when the results store answered
-    resumed_at: int | None = None  # the layer a checkpoint resumed this run at
+    source: str
+    resumed_at: int | None = None
 
     def _repr_svg_(self) -> str | None:
         """A notebook shows a census as its distance histogram (None without matplotlib)."""

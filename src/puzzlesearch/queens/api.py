@@ -85,27 +85,48 @@ LIST_BATCH = 256  # solutions per kernel call of a listing
 
 @dataclass(frozen=True)
 class Count:
-    """The outcome of one count. `unique` counts symmetry classes holding a counted board."""
+    """The outcome of one count.
+
+    Attributes:
+        n: The size of the board.
+        solutions: The boards of n queens, no two attacking each other (that extend the
+            given queens, if any).
+        unique: The symmetry classes (under the 8 rotations and reflections of the
+            board) that hold a counted board.
+        fixed: The given queens as the command line writes them, 1-based
+            "row:col,..." ("" for none).
+        method: How the boards were counted: "assembly" (from half boards),
+            "constellation" (start constellations), "corner" (the corner/rotation
+            method) or "complete" (the completion search of given queens).
+        nodes: The queens the completion search placed (None: the other methods do not
+            count them).
+        tasks: The tasks the count was split into.
+        seconds: The time the count took.
+        note: Why there is no board ("" unless given queens attack each other).
+        kernels: "aot" when the corner/rotation kernels compiled ahead of time ran,
+            else "jit".
+    """
 
     n: int
     solutions: int
     unique: int
-    fixed: str  # the given queens as 1-based "row:col,...", "" for none
-    method: str  # "corner" (corner/rotation), "constellation" or "complete" (plain completion search)
-    nodes: int | None  # queens placed by the completion kernel (the others do not count)
+    fixed: str
+    method: str
+    nodes: int | None
     tasks: int
     seconds: float
     note: str = ""
-    kernels: str = "jit"  # "aot": the corner/rotation kernels compiled ahead of time (aot.py)
+    kernels: str = "jit"
 
 
 @dataclass(frozen=True)
 class Givens:
     """Given queens, checked against the board.
 
-    squares  0-based (row, column) of each, in the order given
-    text     the command line's 1-based "row:col,..." in row order ("" for none)
-    note     "" if no two attack each other, else a sentence naming two that do
+    Attributes:
+        squares: The 0-based (row, column) of each queen, in the order given.
+        text: The command line's 1-based "row:col,..." in row order ("" for none).
+        note: "" if no two attack each other, else a sentence naming two that do.
     """
 
     squares: tuple[tuple[int, int], ...]
@@ -127,11 +148,22 @@ def check_n(n: int) -> int:
 
 
 def givens(n: int, fixed: Givens | Mapping[int, int] | str | None) -> Givens:
-    """Check n and the given queens: {row: column} (0-based), a sequence of (row, column)
-    pairs (0-based) or '1:3,4:7' (1-based row:column).
+    """Check n and the given queens.
 
-    Raises ValueError when malformed or off the board, TypeError for another kind of
-    value. Two queens in one row are allowed (they attack each other: see the note).
+    Two queens in one row are allowed: they attack each other, and the note says so.
+
+    Args:
+        n: The size of the board, 1 to `MAX_N`.
+        fixed: The given queens: {row: column} (0-based), a sequence of (row, column)
+            pairs (0-based), the command line's "1:3,4:7" (1-based row:column), a
+            `Givens`, or None for none.
+
+    Returns:
+        The queens, checked, with the note.
+
+    Raises:
+        ValueError: The queens are malformed or off the board.
+        TypeError: A value of another kind.
     """
     n = check_n(n)
     if isinstance(fixed, Givens):
@@ -227,17 +259,30 @@ def count(
 ) -> Count:
     """Count the solutions of n-queens (and the unique ones), or the completions of `fixed`.
 
-    `fixed` is {row: column} (0-based) or the command line's '1:3,4:7' (1-based). Given
-    queens that attack each other have no completion: the Count says so in `note`.
-    `run` says where the tasks run (the engine's worker policy: boards up to 12 in this
-    process unless asked otherwise), the checkpoint, and whether to draw progress.
-    Counting all solutions goes up to MAX_COUNT_N; completions of given queens up to MAX_N.
-    `method` counts all solutions from half boards ("assembly", assembly.py: the default
-    from ASSEMBLY_FROM on), by start constellations (constellation.py, the default below:
-    about 10% less CPU than the corner method at n = 17 on one worker,
-    benchmarks/results/queens.json) or with the corner/rotation method (corner.py): three
-    independent counts. The assembly method gets the unique count by Burnside's lemma
-    (assembly.unique). Completions of given queens have their own search.
+    Counting all solutions goes up to `MAX_COUNT_N`; completions of given queens up to
+    `MAX_N`. The three methods are independent counts.
+
+    Args:
+        n: The size of the board.
+        fixed: Given queens to complete, as `givens` reads them (None: count all
+            solutions). Given queens that attack each other have no completion: the
+            Count says so in its note.
+        method: How all solutions are counted: "assembly" pairs half boards built from
+            one table of quarter placements (E. Kluev's method; the unique count by
+            Burnside's lemma; the default from n = 17), "constellation" searches one
+            start constellation of each symmetry class (the method of Preusser and
+            Engelhardt's Q27 project; the default below 17), "corner" the
+            corner/rotation method (Takaken, after Jeff Somers). Completions of given
+            queens have their own search.
+        run: Where the tasks run (boards up to 12 in this process unless asked
+            otherwise), the checkpoint, and whether to draw progress.
+
+    Returns:
+        The number of solutions, of unique ones, and how they were counted.
+
+    Raises:
+        CheckFailed: A count that fails its check (Burnside's lemma gives a whole
+            number of classes).
     """
     t0 = time.perf_counter()
     if method is not None:
@@ -362,17 +407,32 @@ def _count_assembly(n: int, run: RunOptions, workers: int, options: RunOptions, 
 
 @dataclass(frozen=True)
 class Estimate:
-    """What a count by the assembly method would take, before it runs."""
+    """What a count by the assembly method would take, before it runs.
+
+    Attributes:
+        n: The size of the board.
+        method: The method estimated ("assembly").
+        cpu_seconds: The time of the whole count on one core.
+        workers: The workers the time and memory are for.
+        seconds: The time on those workers: `cpu_seconds` over the workers.
+        memory_bytes: The memory of that many workers on this machine (they share the
+            quarter table).
+        worker_bytes: The memory of one worker process alone (a Dask worker builds its
+            own table).
+        sampled: The row sets timed.
+        row_sets: The row sets of the whole count.
+        seed: The seed the samples were drawn with.
+    """
 
     n: int
     method: str
-    cpu_seconds: float  # of one core
+    cpu_seconds: float
     workers: int
-    seconds: float  # cpu_seconds over the workers
-    memory_bytes: int  # for that many workers on this machine (they share the quarter table)
-    worker_bytes: int  # for one worker process alone (a Dask worker builds its own table)
-    sampled: int  # row sets timed
-    row_sets: int  # row sets of the whole count (all cases)
+    seconds: float
+    memory_bytes: int
+    worker_bytes: int
+    sampled: int
+    row_sets: int
     seed: int
 
 
@@ -386,10 +446,20 @@ def estimate(
 ) -> Estimate:
     """Estimate a count of all solutions by the assembly method: time and memory.
 
-    It times `samples` row sets drawn at random (seeded) and scales each case's mean up
-    to all its row sets (Knuth's estimate of a search by random samples). The quarter table
-    is built for it, so the estimate itself is refused beyond the memory cap. `run.workers`
-    says how many workers the time and memory are for (default: all cores).
+    It times row sets drawn at random and scales each case's mean up to all its row sets
+    (Knuth's estimate of a search by random samples). The quarter table is built for it,
+    so the estimate itself is refused beyond the memory cap.
+
+    Args:
+        n: The size of the board, from the assembly method's smallest to `MAX_COUNT_N`.
+        method: The method to estimate: "assembly", the one with an estimate.
+        samples: The row sets to time, 1 to 1,000,000: more, a closer estimate.
+        seed: The seed the samples are drawn with: the same seed, the same samples.
+        run: ``run.workers``: the workers the time and memory are for (default: all
+            cores); ``run.memory``: the memory cap.
+
+    Returns:
+        The time and memory the count would take.
     """
     from . import assembly
 
@@ -435,12 +505,21 @@ def check_limit(limit: int) -> None:
 def solutions(
     n: int, unique: bool = False, fixed: Givens | Mapping[int, int] | str | None = None, *, limit: int = 0
 ) -> Iterator[Board]:
-    """All solutions (or one per symmetry class) extending `fixed`, lexicographically, lazily;
-    at most `limit` of them (0: all). None when given queens attack each other.
+    """All solutions (or one per symmetry class) extending `fixed`, in lexicographic order.
 
-    With `unique`, each class is represented by its smallest board among those of its
-    boards that extend `fixed`. The arguments are checked at once, the search runs as the
-    boards are taken (Ctrl-C stops it at once, see engine.interrupt).
+    The arguments are checked at once; the search runs as the boards are taken (Ctrl-C
+    stops it at once).
+
+    Args:
+        n: The size of the board.
+        unique: One board per symmetry class: the smallest of its boards that extend
+            `fixed`.
+        fixed: Given queens, as `givens` reads them (None: none).
+        limit: The most boards to list (0: all).
+
+    Returns:
+        An iterator of boards, each a tuple of 0-based columns, one per row (none when
+        given queens attack each other).
     """
     given = givens(n, fixed)
     n, unique = check_n(n), flag(unique, "unique")

@@ -14,12 +14,12 @@ N", SIGART Bulletin 2 (1991) 7). Rows and columns 1-based, h = m/2, for an even 
 - an odd n = m + 1: the board of m, and a queen on the corner (n, n), which both patterns
   leave free (neither puts a queen on the main diagonal).
 
-n = 1 is one queen; n = 2 and 3 have no board (:class:`NoBoard`). The construction is a
+n = 1 is one queen; n = 2 and 3 have no board (`NoBoard`). The construction is a
 few numpy operations on arrays of n small ints, so n = 10^7 takes a fraction of a second.
 
-:func:`verify` checks any board in O(n) without trusting its maker: the n columns are a
+`verify` checks any board in O(n) without trusting its maker: the n columns are a
 permutation of 0..n-1, and the n sums row + column, like the n differences row - column,
-are all distinct (marked in boolean arrays of 2n - 1 places). :func:`solve` never returns a
+are all distinct (marked in boolean arrays of 2n - 1 places). `solve` never returns a
 board it has not verified.
 
 Boards here are numpy arrays of 0-based columns, one per row (int32: n <= MAX_SOLVE_N).
@@ -83,8 +83,10 @@ class NoBoard(Exception):
 class Solved:
     """One board of n queens, verified.
 
-    columns  0-based column of each row's queen (numpy int32 array of n)
-    seconds  the time to build and verify it
+    Attributes:
+        n: The size of the board.
+        columns: The 0-based column of each row's queen (a numpy int32 array of n).
+        seconds: The time to build and verify it.
     """
 
     n: int
@@ -132,8 +134,18 @@ def _short(n: int) -> str:
 
 
 def board(n: int) -> np.ndarray:
-    """One n-queens board (0-based column of each row's queen, int32), by the explicit
-    construction; NoBoard for n = 2, 3. Not verified here: see :func:`solve`."""
+    """One n-queens board by the explicit construction (Hoffman, Loessi and Moore), not
+    verified here: see `solve`.
+
+    Args:
+        n: The size of the board, 1 to `MAX_SOLVE_N`.
+
+    Returns:
+        The 0-based column of each row's queen (int32).
+
+    Raises:
+        NoBoard: n = 2 or 3.
+    """
     n = check_n(n)
     if n in (2, 3):
         raise NoBoard(f"no board exists for n={n}: " + (
@@ -158,10 +170,18 @@ def board(n: int) -> np.ndarray:
 
 
 def solve(n: int) -> Solved:
-    """One verified board of n queens (1 <= n <= MAX_SOLVE_N); NoBoard for n = 2, 3.
+    """One verified board of n queens, built without search.
 
-    A board the verifier refuses would be a bug in the construction: CheckFailed naming
-    the problem, never a wrong board returned.
+    Args:
+        n: The size of the board, 1 to `MAX_SOLVE_N`.
+
+    Returns:
+        The board (it draws itself in a notebook) and the time it took.
+
+    Raises:
+        NoBoard: n = 2 or 3.
+        CheckFailed: The verifier refuses the board (a bug in the construction: never
+            a wrong board returned).
     """
     t0 = time.perf_counter()
     cols = board(n)
@@ -175,12 +195,19 @@ def solve(n: int) -> Solved:
 
 
 def verify(cols: object, n: int | None = None) -> str:
-    """"" when `cols` (0-based column of each row's queen) is an n-queens board, else one
-    sentence naming the first problem: the board's shape (n rows when `n` is given), a
-    column off the board, then two queens sharing a column, a diagonal (row + column), the
-    other diagonal (row - column), in that order; among clashes of one kind, the one whose
-    later row comes first. Squares in the sentence are 1-based row:column, as on the
-    command line. O(n) when valid."""
+    """Check a board of n queens in O(n), without trusting its maker.
+
+    Args:
+        cols: The 0-based column of each row's queen.
+        n: The rows the board must have (None: any).
+
+    Returns:
+        "" for a board of n queens, else one sentence naming the first problem: the
+        board's shape, a column off the board, then two queens sharing a column, a
+        diagonal (row + column), the other diagonal (row - column), in that order; among
+        clashes of one kind, the one whose later row comes first. Squares in the
+        sentence are 1-based row:column, as on the command line.
+    """
     if n is not None:
         n = whole(n, "-n")
     if not isinstance(cols, np.ndarray):
@@ -266,7 +293,7 @@ def joined(cols: np.ndarray, sep: str) -> Iterator[str]:
 
 
 def save(cols: np.ndarray, path: str | os.PathLike, fmt: str = "columns") -> Path:
-    """Write :func:`text` to `path` atomically: a temporary file beside it, renamed over it
+    """Write `text` to `path` atomically: a temporary file beside it, renamed over it
     when complete, so that `path` holds the old file or the whole board, never a part.
     OSError (the temporary file removed) when the disk is full or the folder went away."""
     with replacing(path, "--out") as tmp, open(tmp, "w", encoding="utf-8", newline="\n") as f:

@@ -1,8 +1,12 @@
 """Block shuffles and pancake flips: fewest moves and whole state spaces.
 
-The public API is `puzzlesearch.shuffle.api`, re-exported here (see its docstring for
-examples). Numba is loaded by the searches that run kernels only, so that small solves
-and the command line's refusals never start the JIT.
+A block shuffle lifts B consecutive cards of a deck of D and puts them on top; a pancake
+flip reverses the top k pancakes of a stack. `solve` and `solve_pancakes` find the
+fewest moves between two decks by bidirectional breadth-first search; `god` and
+`pancake_god` search every deck from the sorted one, 2 bits a deck, for God's number and
+the pancake numbers. `shortest_path` and `census` do the same for any puzzle whose moves
+permute the positions of a deck (`PermPuzzle`). numba is loaded by the searches that
+run kernels only, so that small solves never start the compiler.
 """
 
 from __future__ import annotations

@@ -70,8 +70,21 @@ from puzzlesearch.shuffle.puzzle import (
 
 
 def block_size(n: int | None = None, deck: int | None = None, block: int | None = None) -> tuple[int, int]:
-    """(deck, block) of a block shuffle: the book's case n (2n cards, blocks of n), or both
-    deck and block. ValueError naming what is wrong."""
+    """The deck and block sizes of a block shuffle, checked.
+
+    Give n, or both deck and block.
+
+    Args:
+        n: The book's case: 2n cards, blocks of n.
+        deck: The number of cards, at least 2.
+        block: The cards a move lifts, 1 <= block < deck.
+
+    Returns:
+        (deck, block).
+
+    Raises:
+        ValueError: Naming what is wrong, in the command line's words.
+    """
     if n is not None and (deck is not None or block is not None):
         raise ValueError("give either -n or --deck/--block, not both")
     if n is None and (deck is None or block is None):
@@ -85,11 +98,22 @@ def block_size(n: int | None = None, deck: int | None = None, block: int | None 
 def solve(n: int | None = None, deck: int | None = None, block: int | None = None,
           start: Sequence[int] | None = None, goal: Sequence[int] | None = None,
           count_paths: bool = False, *, run: RunOptions = RunOptions()) -> Path:  # noqa: B008 (frozen)
-    """Fewest block moves from start (default sorted) to goal (default reversed).
+    """Fewest block moves from start to goal: by default, that reverse the deck.
 
-    Either n (the book's case: 2n cards, blocks of n) or deck and block; at most 16 cards.
-    `run.memory` caps the memory (refused before a layer is allocated), `run.progress`
-    draws progress on a terminal.
+    Give n, or both deck and block; at most 16 cards.
+
+    Args:
+        n: The book's case: 2n cards, blocks of n.
+        deck: The number of cards.
+        block: The cards a move lifts.
+        start: The deck to start from, top card first (None: sorted, 1 on top).
+        goal: The deck to reach (None: the sorted deck reversed).
+        count_paths: Also count the shortest solutions.
+        run: ``run.memory`` caps the memory (a layer that would not fit is refused
+            before it is allocated); ``run.progress`` draws progress on a terminal.
+
+    Returns:
+        The fewest moves and one shortest solution.
     """
     deck, block = block_size(n, deck, block)
     check_packed(deck)
@@ -101,7 +125,16 @@ def solve(n: int | None = None, deck: int | None = None, block: int | None = Non
 
 def solve_pancakes(stack: Sequence[int], count_paths: bool = False, *,
                    run: RunOptions = RunOptions()) -> Path:  # noqa: B008 (frozen)
-    """Fewest flips sorting the stack (listed top first; sorted = 1 on top); at most 16 pancakes."""
+    """Fewest flips that sort a stack of pancakes (1 on top).
+
+    Args:
+        stack: The pancakes, top first: 1..n in any order, n at most 16.
+        count_paths: Also count the shortest solutions.
+        run: The memory cap and progress, as for `solve`.
+
+    Returns:
+        The fewest flips and one shortest solution: the k of each flip.
+    """
     stack = wholes(stack, "stack")
     if len(stack) == 0:
         raise ValueError("a stack needs at least one pancake")
@@ -113,11 +146,23 @@ def solve_pancakes(stack: Sequence[int], count_paths: bool = False, *,
 
 def god(n: int | None = None, deck: int | None = None, block: int | None = None, show: int = 10, *,
         run: RunOptions = RunOptions()) -> Census:  # noqa: B008 (frozen)
-    """Full BFS of the block shuffle from the sorted deck: histogram, diameter, the first
-    `show` farthest decks. Its bit array (2 bits for each of D! decks, D!/2 when B is even)
-    is checked against `run.memory` (default: a share of the available memory) before
-    anything else; run.workers threads (default: all cores); run.checkpoint is written after
-    every layer and resumed from; the answer is kept in the results store (run.store)."""
+    """Every deck a block shuffle reaches from the sorted deck, by breadth-first search.
+
+    Its bit array (2 bits for each of D! decks, D!/2 when B is even) is checked against
+    the memory cap before anything else. The answer is kept in the results store.
+
+    Args:
+        n: The book's case: 2n cards, blocks of n.
+        deck: The number of cards (with `block`, instead of n).
+        block: The cards a move lifts.
+        show: How many of the farthest decks to return (the first by index).
+        run: ``run.memory`` (default: a share of the available memory),
+            ``run.workers`` threads (default: all cores), ``run.checkpoint`` (written
+            after every layer and resumed from), ``run.store``.
+
+    Returns:
+        The size of each layer, the diameter (God's number) and the farthest decks.
+    """
     deck, block = block_size(n, deck, block)
     check_show(show)
     checked(run)
@@ -127,9 +172,21 @@ def god(n: int | None = None, deck: int | None = None, block: int | None = None,
 
 def pancake_god(n: int, show: int = 10, *, burnt: bool = False,
                 run: RunOptions = RunOptions()) -> Census:  # noqa: B008 (frozen)
-    """Full BFS of n pancakes from the sorted stack; the diameter is the pancake number p(n).
-    burnt: each pancake has a burnt side, which must end down; a flip turns the pancakes
-    it moves over (2^n n! stacks; the diameter is the burnt pancake number). As `god`."""
+    """Every stack of n pancakes, by breadth-first search from the sorted stack.
+
+    The diameter is the pancake number p(n).
+
+    Args:
+        n: The number of pancakes.
+        show: How many of the farthest stacks to return (the first by index).
+        burnt: Each pancake has a burnt side, which must end down, and a flip turns the
+            pancakes it moves over (2^n n! stacks; the diameter is the burnt pancake
+            number). A burnt side up is shown as a negative pancake.
+        run: The memory cap, threads, checkpoint and results store, as for `god`.
+
+    Returns:
+        The size of each layer, the diameter and the farthest stacks.
+    """
     n, burnt, run = check_n(n), flag(burnt, "burnt"), checked(run)
     check_show(show)
     name = f"burnt pancakes n={n}" if burnt else pancake_name(n)
@@ -140,9 +197,19 @@ def pancake_god(n: int, show: int = 10, *, burnt: bool = False,
 
 
 def plot(result: Census, filename: str, unit: str = "decks") -> None:
-    """The distance histogram of a census as an image (pictures.histogram_figure, log
-    scale), in the format the file's suffix names; OSError or ValueError when it cannot be
-    saved. Check the file first with :func:`check_plot` (engine.figures)."""
+    """Draw a census's distance histogram (log scale) into an image file.
+
+    Check the file first with `check_plot`.
+
+    Args:
+        result: The census, from `god`, `pancake_god` or `census`.
+        filename: The image file, in the format its suffix names (.png, .svg, ...).
+        unit: What the states are called on the axis ("decks", "stacks").
+
+    Raises:
+        OSError: The file cannot be written.
+        ValueError: The suffix names no image format.
+    """
     if not isinstance(result, Census):
         raise TypeError(f"result must be a Census, got {shown(result)}")
     figures.save(pictures.histogram_figure(result, text(unit, "unit")), file_name(filename, "filename"))

@@ -65,16 +65,28 @@ def _kernels():
 
 @dataclass(frozen=True)
 class Path:
-    """A shortest solution: `moves` = its length (-1 if unreachable), `sequence` = the k of each move."""
+    """A shortest solution, found by bidirectional breadth-first search.
+
+    Attributes:
+        puzzle: The puzzle's name.
+        start: The deck it starts from, top card first.
+        goal: The deck it reaches.
+        moves: The fewest moves from start to goal (-1 when the goal cannot be reached).
+        sequence: One shortest solution: the label (k) of each move.
+        paths: How many shortest solutions there are (None unless counted).
+        layers: The decks at distance 0, 1, ... from the start (the same from the goal).
+        states: The decks the search stored.
+        seconds: The time the search took.
+    """
 
     puzzle: str
     start: tuple[int, ...]
     goal: tuple[int, ...]
     moves: int
     sequence: tuple[int, ...]
-    paths: int | None  # number of shortest sequences, when asked for
-    layers: tuple[int, ...] = field(default=())  # decks at distance 0, 1, ... (same both ways)
-    states: int = 0  # decks stored by the search
+    paths: int | None
+    layers: tuple[int, ...] = field(default=())
+    states: int = 0
     seconds: float = 0.0
 
 
@@ -327,11 +339,22 @@ def _meter(puzzle: PermPuzzle, d: int, frontier: np.ndarray, moves: words.Segmen
 
 def shortest_path(puzzle: PermPuzzle, start: Sequence[int], goal: Sequence[int], count_paths: bool = False,
                   *, run: RunOptions = RunOptions()) -> Path:  # noqa: B008 (frozen)
-    """Fewest moves of `puzzle` from start to goal (decks of cards 1..D, top first).
+    """Fewest moves of any permutation puzzle from start to goal, by bidirectional search.
 
-    `run.memory` caps the bytes the search may allocate (default: a share of what the
-    system has available); a layer that would not fit is refused (ValueError) before it
-    is allocated. `run.progress` draws a bar for each big layer on a terminal.
+    Args:
+        puzzle: The puzzle (at most 16 cards).
+        start: The deck it starts from: cards 1..D, top first.
+        goal: The deck to reach.
+        count_paths: Also count the shortest solutions.
+        run: ``run.memory`` caps the bytes the search may allocate (default: a share of
+            what the system has available); ``run.progress`` draws a bar for each big
+            layer on a terminal.
+
+    Returns:
+        The fewest moves, one shortest solution and the size of each layer.
+
+    Raises:
+        ValueError: A layer that would not fit in the memory cap, before it is allocated.
     """
     t0 = time.perf_counter()
     if not isinstance(puzzle, PermPuzzle):

@@ -27,23 +27,43 @@ STORED_FARTHEST = 100  # farthest decks kept in the store (more are computed aga
 
 @dataclass(frozen=True)
 class Census:
-    """The whole reachable state space: histogram[d] = decks at distance d from the start."""
+    """The whole state space reachable from a start, by breadth-first search, 2 bits a state.
+
+    Attributes:
+        puzzle: The puzzle's name.
+        start: The deck the search starts from.
+        states: The decks reachable from the start.
+        diameter: The largest distance from the start (for pancakes from the sorted
+            stack: the pancake number).
+        histogram: The decks at each distance: ``histogram[d]`` at distance d.
+        farthest: Up to `show` decks at the largest distance, the first by index.
+        farthest_count: How many decks are at the largest distance.
+        indexed: The states the bit array covers (n!, n!/2 or 2^n n!).
+        indexed_as: That number in words: "12!", "12!/2", "2^9 x 9!".
+        bytes: The size of the bit array.
+        directions: How each layer was found: "t" top-down (from the last layer), "b"
+            bottom-up (from the states not yet seen).
+        workers: The threads that ran the search.
+        seconds: The time the search took.
+        source: "run", or "store" when the results store answered.
+        resumed_at: The layer a checkpoint resumed this run at (None: from the start).
+    """
 
     puzzle: str
     start: tuple[int, ...]
-    states: int  # decks reachable from the start
-    diameter: int  # largest distance (for pancakes: the pancake number)
+    states: int
+    diameter: int
     histogram: tuple[int, ...]
-    farthest: tuple[tuple[int, ...], ...]  # up to `show` decks at the largest distance, by index
+    farthest: tuple[tuple[int, ...], ...]
     farthest_count: int
-    indexed: int  # states the bit array covers (n!, n!/2 or 2^n n!)
-    indexed_as: str  # that number in words: "12!", "12!/2", "2^9 x 9!"
+    indexed: int
+    indexed_as: str
     bytes: int
-    directions: str  # per layer: 't' top-down, 'b' bottom-up
+    directions: str
     workers: int
     seconds: float
-    source: str  # "run", or "store" when the results store answered
-    resumed_at: int | None = None  # the layer a checkpoint resumed this run at
+    source: str
+    resumed_at: int | None = None
 
     def _repr_svg_(self) -> str | None:
         """A notebook shows a census as its distance histogram (None without matplotlib)."""
@@ -77,8 +97,17 @@ def _indexed_as(space: Space) -> str:
 
 def census(puzzle: PermPuzzle, start: Sequence[int] | None = None, show: int = 10, *,
            run: RunOptions = RunOptions()) -> Census:  # noqa: B008 (frozen)
-    """Full BFS from start (default: the sorted deck): histogram, diameter, farthest decks
-    (the first `show` of them by index, at most MAX_SHOW). See `search`."""
+    """Breadth-first search of every deck any permutation puzzle reaches from a start.
+
+    Args:
+        puzzle: The puzzle.
+        start: The deck to start from (None: the sorted deck).
+        show: How many of the farthest decks to return (the first by index).
+        run: As for `god`: the memory cap, threads, checkpoint and results store.
+
+    Returns:
+        The size of each layer, the diameter and the farthest decks.
+    """
     if not isinstance(puzzle, PermPuzzle):
         raise TypeError(f"puzzle must be a PermPuzzle, got {shown(puzzle)}")
     start = tuple(range(1, puzzle.size + 1)) if start is None else check_deck(start, puzzle.size, "start")

@@ -41,14 +41,26 @@ MAX_SHOW = 10_000  # farthest decks a census lists at most
 
 @dataclass(frozen=True)
 class PermPuzzle:
-    """Moves on decks of `size` cards: move j sends position perm[i] to position i."""
+    """A puzzle whose moves permute the positions of a deck.
+
+    Move j sends the card at position ``moves[j][i]`` to position i (positions count
+    from 0, the top).
+
+    Attributes:
+        name: The puzzle's name, as results and progress show it.
+        size: The number of cards (positions).
+        moves: Each move, a permutation of 0..size-1.
+        labels: What a player calls each move (its k), one a move.
+        unit: What the arrangements are called in counts and progress ("decks").
+        item: What they are made of ("cards").
+    """
 
     name: str
     size: int
     moves: tuple[tuple[int, ...], ...]
-    labels: tuple[int, ...]  # what a player calls move j (its k)
-    unit: str = "decks"  # what the arrangements are called, in counts and progress
-    item: str = "cards"  # what they are made of
+    labels: tuple[int, ...]
+    unit: str = "decks"
+    item: str = "cards"
 
     def __post_init__(self) -> None:
         """The fields as the searches use them (tuples of ints), or ValueError/TypeError
@@ -94,7 +106,12 @@ class PermPuzzle:
         return all(parity(m) == 0 for m in self.moves)
 
     def play(self, deck: Sequence[int], labels: Sequence[int]) -> tuple[int, ...]:
-        """The deck after the moves named by their labels (k values)."""
+        """The deck after the moves named by their labels.
+
+        Args:
+            deck: The deck, top card first.
+            labels: The moves, each by its label (its k).
+        """
         index = {k: j for j, k in enumerate(self.labels)}
         deck = wholes(deck, "deck")
         for k in wholes(labels, "labels"):
@@ -184,9 +201,14 @@ def _factorial_bytes(cards: int, half: bool, signed: bool = False) -> str:
 
 
 def block_shuffle_puzzle(deck: int, block: int) -> PermPuzzle:
-    """D = deck cards, move k (1..D-B) puts the B cards at positions k..k+B-1 on top.
+    """The block shuffle: move k (1..D-B) puts the B cards at positions k..k+B-1 on top.
 
-    Building it costs D x (D - B): callers check the size they need first."""
+    Building it costs D x (D - B): check the size you need first.
+
+    Args:
+        deck: D, the number of cards, at least 2.
+        block: B, the cards a move lifts, 1 <= B < D.
+    """
     deck, block = check_block(deck, block)
     ident = tuple(range(deck))
     ks = rules.shuffle_moves(deck, block)
@@ -195,7 +217,11 @@ def block_shuffle_puzzle(deck: int, block: int) -> PermPuzzle:
 
 
 def pancake_puzzle(n: int) -> PermPuzzle:
-    """n pancakes, flip k (2..n) reverses the top k (one pancake has no moves)."""
+    """Pancake flipping: flip k (2..n) reverses the top k pancakes.
+
+    Args:
+        n: The number of pancakes, at least 1 (one pancake has no moves).
+    """
     n = check_n(n)
     ident = tuple(range(n))
     moves = tuple(rules.flip(ident, k) for k in rules.flip_moves(n))

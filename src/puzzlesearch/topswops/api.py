@@ -65,19 +65,44 @@ SEARCHES = ("backward", "forward")
 
 @dataclass(frozen=True)
 class Solution:
+    """f(n) as `solve` found it, with the decks that reach it.
+
+    Attributes:
+        n: The number of cards.
+        backward: f(n) by the backward search (None when it did not run).
+        forward: f(n) by the forward search (None when it did not run).
+        match: Whether both searches found the same f(n) and the same decks (None when
+            only one ran).
+        decks: Every starting deck that makes f(n) steps, top card first, sorted.
+        nodes: The nodes each search visited, by search ("backward", "forward").
+        seconds: The seconds each search took, by search (the forward search's include
+            making its plan).
+        details: Each search's own result, by search (not shown, not compared).
+        plan: What the forward search started from: its bounds, target, method and
+            the deck it started at (None when it did not run).
+    """
+
     n: int
     backward: int | None
     forward: int | None
-    match: bool | None  # both values and both deck lists agree (None: one mode only)
-    decks: list[tuple[int, ...]]  # full starting decks reaching the maximum
+    match: bool | None
+    decks: list[tuple[int, ...]]
     nodes: dict[str, int]
     seconds: dict[str, float]
     details: dict[str, BackwardResult | ForwardResult] = field(repr=False, compare=False)
-    plan: Plan | None = field(default=None, repr=False, compare=False)  # the forward search's
+    plan: Plan | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
 class Optimal:
+    """Every deck of n cards that makes f(n) steps.
+
+    Attributes:
+        n: The number of cards.
+        steps: f(n), the most steps any deck of n cards makes.
+        decks: Every deck that makes them, top card first, sorted.
+    """
+
     n: int
     steps: int
     decks: list[tuple[int, ...]]
@@ -85,6 +110,14 @@ class Optimal:
 
 @dataclass(frozen=True)
 class Play:
+    """A deck played to its end with the plain rules.
+
+    Attributes:
+        deck: The deck, top card first.
+        steps: The reversals it makes before card 1 is on top.
+        trace: Every deck on the way, the first and the last included.
+    """
+
     deck: tuple[int, ...]
     steps: int
     trace: list[tuple[int, ...]]
@@ -144,18 +177,31 @@ def solve(n: int = 10, mode: str = "both", *, run: RunOptions = RunOptions(),  #
           deep: bool | None = None, start: str | Iterable[int | str] | None = None) -> Solution:
     """f(n) by the backward search, the forward search, or both (then cross-checked).
 
-    Every deck returned is replayed with the plain rules; a deck that does not make the
-    reported number of steps, or two searches that disagree (mode "both"), raise
-    engine.failures.CheckFailed, and nothing is stored. The value found is kept in the
-    results store (``run.store``) for later forward searches to use as a bound; if that
-    fails, ``engine.store.NotSaved`` carries the solution. ``run`` also says where the
-    forward search runs (the engine's worker policy: in this process for n < 13, else
-    on all cores) and whether progress is drawn. `deep`: True, the forward search starts
-    at a long deck and prunes with the bound once card n is at the bottom (plan.py,
-    bottom.py); False, Knuth's search; None (default), from n = DEEP_FROM on the cheaper
-    of the two by Knuth's probes (choice.py), below it Knuth's. Either finds the same
-    decks. `start`: a deck found beforehand (see :func:`deck`) to start at instead of
-    the one `long` finds (implies `deep`). The forward search's seconds include making its plan.
+    Every deck returned is replayed with the plain rules. The value found is kept in the
+    results store for later forward searches to use as a bound.
+
+    Args:
+        n: The number of cards: 1 to 15 with the backward search, to 32 with the
+            forward search alone.
+        mode: "backward" (Pepperdine's search back from the decks with 1 on top),
+            "forward" (Knuth's branch and bound) or "both" (each checks the other).
+        run: Where the forward search runs (in this process for n < 13, else on all
+            cores), its checkpoint, the results store, and whether progress is drawn.
+        deep: True: the forward search starts at a long deck and prunes once card n is
+            at the bottom (Chaffin's bound); False: Knuth's search; None: from
+            n = `DEEP_FROM` on the cheaper of the two by Knuth's probes, below it
+            Knuth's. Either finds the same decks.
+        start: A deck found beforehand (see `deck`) to start the deep search at instead
+            of the one `long` finds (implies `deep`).
+
+    Returns:
+        f(n), every deck that reaches it, and what each search did.
+
+    Raises:
+        ValueError: A value the command line refuses, in its words.
+        CheckFailed: A deck that does not make the steps reported, or two searches that
+            disagree; nothing is stored.
+        NotSaved: The results store could not be written (it carries the solution).
     """
     n, deep, start = _check_solve(n, mode, run, deep, start)
     run.check_paths(store=True)
@@ -217,7 +263,16 @@ def _remember(solution: Solution, run: RunOptions) -> None:
 
 
 def optimal(n: int, mode: str = "forward", *, run: RunOptions = RunOptions()) -> Optimal:  # noqa: B008
-    """Every deck of n cards that makes f(n) steps (OEIS A123398 counts them)."""
+    """Every deck of n cards that makes f(n) steps (OEIS A123398 counts them).
+
+    Args:
+        n: The number of cards (as `solve`).
+        mode: The search that lists them: "forward" or "backward".
+        run: Where the search runs, as for `solve`.
+
+    Returns:
+        f(n) and every deck that reaches it.
+    """
     choice(mode, SEARCHES, "mode")
     s = solve(n, mode, run=run)
     return Optimal(n=s.n, steps=s.backward if mode == "backward" else s.forward, decks=s.decks)
@@ -226,11 +281,26 @@ def optimal(n: int, mode: str = "forward", *, run: RunOptions = RunOptions()) ->
 def long(n: int, seconds: float = 60.0, seed: int = 0,
          report: Callable[[Improvement], None] | None = None, goal: int | None = None, *,
          run: RunOptions = RunOptions()) -> LongResult:  # noqa: B008
-    """Long decks of n cards (n <= 255) by an anytime search of about `seconds`
-    (longdecks.py) on ``run.workers`` threads (default: all cores): each longer deck, replayed
-    with the plain rules, goes to `report` at once. `goal`: stop as soon as a deck makes
-    that many steps. Ctrl-C raises a KeyboardInterrupt whose ``result`` is the LongResult
-    of the decks found until then (longdecks.LongInterrupted)."""
+    """Long decks of n cards by an anytime search: the longest found in the time given.
+
+    A greedy beam runs first, then depth-first searches backward from decks with 1 on
+    top, on ``run.workers`` threads (default: all cores). Each longer deck is replayed
+    with the plain rules.
+
+    Args:
+        n: The number of cards, at most 255.
+        seconds: About how long to search.
+        seed: The seed of the random choices: the same seed, the same run.
+        report: Called at once with each longer deck found (an `Improvement`), or None.
+        goal: Stop as soon as a deck makes this many steps (None: search for `seconds`).
+        run: The threads (``run.workers``); the search runs in this process.
+
+    Returns:
+        The longest deck found, its steps, and each improvement on the way.
+
+    Raises:
+        KeyboardInterrupt: On Ctrl-C; its ``result`` holds the decks found until then.
+    """
     _check_run(checked(run), "long runs in this process")
     seconds, seed, goal = number(seconds, "--seconds"), check_seed(seed), whole_or_none(goal, "goal")
     if report is not None and not callable(report):
@@ -242,11 +312,23 @@ def long(n: int, seconds: float = 60.0, seed: int = 0,
 
 def estimate(n: int, probes: int = 200_000, seed: int = 0, *, long_seconds: float | None = None,
              run: RunOptions = RunOptions()) -> Estimate:  # noqa: B008
-    """Knuth's random-probe estimate of the forward search's nodes for n (n <= 32), and
-    its expected time on ``run.workers`` workers (default: all cores), with the bounds
-    of the results store ``run.store`` (probes.py); also the plan `solve` would choose
-    (choice.py). `long_seconds`: how long `long` looks for the target when the store has
-    no f(n) (default: probes.long_time(n))."""
+    """Knuth's random-probe estimate of the forward search's size and time.
+
+    Also says which forward search `solve` would choose for n, and why.
+
+    Args:
+        n: The number of cards, at most 32.
+        probes: The random probes of the search tree: more, a smaller error.
+        seed: The seed of the probes: the same seed, the same estimate.
+        long_seconds: How long `long` looks for a target deck when the results store
+            has no f(n) (None: a time that grows with n), more than 0 and at most 3600.
+        run: The workers the time is estimated for (default: all cores) and the
+            results store whose bounds the search would use.
+
+    Returns:
+        The estimated nodes with their standard error, the expected seconds, and the
+        plan `solve` would choose.
+    """
     _check_run(checked(run), "estimate runs in this process")
     n, probes, seed = whole(n, "n"), whole(probes, "--probes"), check_seed(seed)
     if long_seconds is not None:
@@ -260,8 +342,17 @@ def estimate(n: int, probes: int = 200_000, seed: int = 0, *, long_seconds: floa
 
 
 def deck(cards: str | Iterable[int | str]) -> tuple[int, ...]:
-    """A deck from its cards, top first: whole numbers given as a sequence or as a string
-    ("3 1 2", "3,1,2"). ValueError unless they are a permutation of 1..n."""
+    """A deck from its cards, top first.
+
+    Args:
+        cards: Whole numbers, as a sequence or as a string ("3 1 2", "3,1,2").
+
+    Returns:
+        The deck as a tuple of cards.
+
+    Raises:
+        ValueError: Unless the cards are a permutation of 1..n.
+    """
     words = cards.replace(",", " ").split() if isinstance(cards, str) else items(cards, "the deck")
     try:
         cards = tuple(int(w) if isinstance(w, str) else whole(w, "a card") for w in words)
@@ -275,7 +366,15 @@ def deck(cards: str | Iterable[int | str]) -> tuple[int, ...]:
 
 
 def play(cards: str | Iterable[int | str]) -> Play:
-    """Play a deck (see :func:`deck`) to its end with the plain rules."""
+    """Play a deck to its end with the plain rules.
+
+    Args:
+        cards: The deck, top card first, as `deck` reads it.
+
+    Returns:
+        The deck, its steps and every deck on the way (a `Play` draws itself in a
+        notebook).
+    """
     d = deck(cards)
     trace = rules.trace(d)
     return Play(deck=d, steps=len(trace) - 1, trace=trace)
@@ -290,7 +389,7 @@ def check_plot(filename: str) -> None:
 def plot(game: Play, filename: str) -> None:
     """The game drawn move by move (pictures.game_figure) into an image file, in the
     format its suffix names; OSError or ValueError when it cannot be saved. Check the file
-    first with :func:`check_plot` (engine.figures)."""
+    first with `check_plot` (engine.figures)."""
     figures.save(pictures.game_figure(game), filename)
 
 

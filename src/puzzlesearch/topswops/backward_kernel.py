@@ -66,7 +66,7 @@ def _zero_nibbles(x):
 
 @njit(cache=True, nogil=True)
 def backward_kernel(n, maxdepth, cap, watch):
-    """DFS over undone moves. Returns the slots of :class:`Found`, in its order. `watch`
+    """DFS over undone moves. Returns the slots of `Found`, in its order. `watch`
     (maxdepth + 2 entries, cleared here) holds a recent copy of nodes[] while the search runs.
     """
     positions = np.uint64(0)  # bit 3 of nibbles 1..n-1: where a move can be undone

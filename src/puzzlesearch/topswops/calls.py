@@ -1,10 +1,10 @@
 """How the drivers call the two kernels: interruptibly, watched, and with buffers that grow.
 
-- :func:`call`: a kernel run in this process goes through ``engine.interrupt.call`` (the
+- `call`: a kernel run in this process goes through ``engine.interrupt.call`` (the
   kernels are compiled with ``nogil=True``), so that Ctrl-C and SIGTERM are seen at once
   rather than when the kernel returns. While it runs, a progress meter (engine ``Meter``)
   can follow the per-level counts the kernel keeps in an array the caller gave it.
-- :func:`until_it_fits`: a kernel fills a buffer of decks it is given the size of; when
+- `until_it_fits`: a kernel fills a buffer of decks it is given the size of; when
   more decks reached the best than fit, it is run again with room for all of them.
 """
 

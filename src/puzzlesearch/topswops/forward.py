@@ -19,9 +19,9 @@ target keeps every deck that reaches it, so the search yields all optimal decks,
 one. [D. E. Knuth, topswops-fwd.w; K. Nguyen and T. Fahle, "Topswops" computations
 (2010), f(17) = 159.]
 
-What is searched is a :class:`Tree`: n, the bounds, the target, and optionally the bottom
+What is searched is a `Tree`: n, the bounds, the target, and optionally the bottom
 bound (bottom.py) and `every` (list every deck reaching the fixed target). The kernel is
-in forward_kernel.py. :func:`search` runs it: as one call in this process, or split into
+in forward_kernel.py. `search` runs it: as one call in this process, or split into
 subproblems (the subtrees below the choices made first) that puzzlesearch.engine runs on
 local worker processes or a Dask cluster, with a checkpoint.
 """

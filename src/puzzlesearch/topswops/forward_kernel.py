@@ -73,7 +73,7 @@ def forward_kernel(n, bound, target, prefix, split_depth, cap, nodes, rise):
     that only the decks reaching the best are kept); False to keep the target fixed and
     list every deck reaching it (bottom.py's listing at size n - 1).
 
-    Returns the slots of :class:`Found`, in its order.
+    Returns the slots of `Found`, in its order.
     """
     # the data structures of the module docstring; D, RD, K, RK are those of the level at hand
     d_at = np.zeros(n + 1, np.uint64)
