@@ -156,9 +156,9 @@ def screenshot_name(page: str) -> str:
 
 
 def site_pages(site: Path) -> list[str]:
-    """Every page of the site, by its file relative to the root ('' for the home page)."""
+    """Every page of the site, by its file relative to the root: the home page ('') first."""
     pages = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))
-    return ["" if p == "index.html" else p for p in pages]
+    return [""] * ("index.html" in pages) + [p for p in pages if p != "index.html"]
 
 
 def _short(text: str, width: int = 70) -> str:
@@ -169,14 +169,18 @@ def _short(text: str, width: int = 70) -> str:
 def text_findings(page: str, blocks: list[list[str]]) -> list[Finding]:
     """Raw roles (in the text with its code) and raw Markdown (in the text without it)."""
     found: dict[tuple[str, str], Finding] = {}
+
+    def add(kind: str, text: str, match: re.Match) -> None:
+        # the item: the text from the match to the end of its line, so that it can be searched for
+        item = _short(text[match.start():].lstrip().split("\n", 1)[0], 60)
+        found.setdefault((kind, item), Finding(page, kind, item))
+
     for with_code, without_code in blocks:
         for match in ROLE_RE.finditer(with_code):
-            item = _short(with_code[match.start():match.start() + 50])
-            found.setdefault((ROLE, item), Finding(page, ROLE, item))
+            add(ROLE, with_code, match)
         for pattern in MARKDOWN_RES:
             for match in pattern.finditer(without_code):
-                item = _short(match.group().strip())
-                found.setdefault((MARKDOWN, item), Finding(page, MARKDOWN, item))
+                add(MARKDOWN, without_code, match)
     return list(found.values())
 
 
