@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from conftest import load_data
 
 ROOT = Path(__file__).resolve().parents[1]

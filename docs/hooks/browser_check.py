@@ -312,7 +312,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = _Parser(description=__doc__.splitlines()[0])
     ap.add_argument("site", type=Path, help="the built site (mkdocs build's site_dir)")
     ap.add_argument("--out", type=Path, default=Path("site-screenshots"), help="folder for the screenshots")
-    ap.add_argument("--pages", nargs="+", help="pages to open, relative to the site root (default: every page)")
+    ap.add_argument("--pages", nargs="+",
+                    help="pages to open, relative to the site root (default: every page)")
     args = ap.parse_args(argv)
     if not (args.site / "index.html").is_file():
         print(f"browser_check: {args.site} is no built site (no index.html in it)", file=sys.stderr)
