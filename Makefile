@@ -3,7 +3,8 @@
 #   make test  -> .venv with the dev extras, then lint and the fast lane of the tests (a few minutes)
 #   make test-all -> the same, then every test (the slow ones too): what CI runs
 #   make docs     -> the documentation site in site/ (mkdocs build --strict); make serve-docs serves it
-#   make docs-check -> the built site opened in headless Chromium (Debian's chromium package), screenshots
+#   make docs-check -> every page of the built site read in headless Chromium (Debian's chromium
+#                      package): images, raw roles or Markdown, overflowing code, broken links
 #   make wheel-check -> the wheel and the sdist in dist/; the wheel installed into a fresh venv outside
 #                       the clone, one command per puzzle run from there (what .ci/run adds)
 PYTHON ?= python3
