@@ -164,105 +164,103 @@ def half_bound(h, start, rn, rs, cols):
     return total
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _key(a, d, lo_a, lo_d, width):
+    """The key of a placement (diagonal masks a, d on the board): the `width` crossing
+    diagonals of each direction, from bits lo_a and lo_d. Taken bit by bit, so that the key
+    of a half board is the OR of the keys of its two quarters."""
+    mask = (np.int64(1) << width) - 1
+    return ((a >> lo_a) & mask) | (((d >> lo_d) & mask) << width)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _cut(key, cut_a, cut_d, ncut):
+    """A key's cut value: its ncut cut bits, (ncut + 1) // 2 from bit cut_a and ncut // 2
+    from bit cut_d (two runs of neighbouring bits, so that it costs a few shifts)."""
+    na = (ncut + 1) >> 1
+    return ((key >> cut_a) & ((np.int64(1) << na) - 1)) | \
+        (((key >> cut_d) & ((np.int64(1) << (ncut >> 1)) - 1)) << na)
+
+
 @njit(cache=True, nogil=True)
-def half(n, h, start, cells, rn, rs, cols, south, co, fa, fd, mode, out_a, out_d, out_w, south_a, south_d):
-    """The half boards with queens in rows rn (north quarter) and rs (south quarter), one in
-    each column of `cols` (local masks), as the board's diagonal masks (bit r + c, and bit
-    r - c + n - 1) in out_a, out_d; returns how many. `south` and `co` are the south
-    quarter's first row and the half's first column on the board; fa, fd the diagonals the
-    middle queens hold. `mode` 1 (an east half, even n) drops the halves with a queen on a
-    long diagonal; 2 (a west half, even n) weighs each 2 per long diagonal it holds (out_w);
-    0 keeps all, weight 1. Returns -1 if they might not fit in the out arrays. south_a and
-    south_d are room for the largest entry of the quarter table."""
+def half(n, h, start, cells, rn, rs, cols, south, co, fa, fd, long_mask, lo_a, lo_d, width, out, south_c,
+         south_k):
+    """The keys (``_key``) of the half boards with queens in rows rn (north quarter) and rs
+    (south quarter), one in each column of `cols` (local masks), written to `out`; returns
+    how many. `south` and `co` are the south quarter's first row and the half's first
+    column on the board; fa, fd the diagonals the middle queens hold; a half whose key holds
+    a bit of `long_mask` is dropped. Returns -1 if they might not fit in `out`. south_c and
+    south_k are room for the largest entry of the quarter table."""
     m = 0
     kn = popcount(rn)
     sa_n = co
     sa_s = south + co
     sd_n = n - h - co
     sd_s = south - co + n - h
-    long_bit = np.int64(1) << (n - 1)
+    # A north and a south placement clash where their diagonals meet: on the board
+    # (cell << place) and (south cell << its place) share a bit exactly when the cell and
+    # (south cell << south) do, and a cell's diagonals are below bit 2h - 1.
+    span = (np.int64(1) << (2 * h - 1)) - 1
     sub = cols
     while True:
         if popcount(sub) == kn:
             k1 = (rn << h) | sub
             k2 = (rs << h) | (cols ^ sub)
-            # the south quarter's placements, placed on the board and without those that
-            # meet a middle queen, once for all the north ones
+            # the south quarter's placements, without those that meet a middle queen,
+            # as clash masks and keys, once for all the north ones
             ns = 0
             for j in range(start[k2], start[k2 + 1]):
-                as_ = (cells[j] & LOW32) << sa_s
-                ds = (cells[j] >> 32) << sd_s
-                south_a[ns] = as_
-                south_d[ns] = ds
+                ca = cells[j] & LOW32
+                cd = cells[j] >> 32
+                as_ = ca << sa_s
+                ds = cd << sd_s
+                south_c[ns] = ((ca << south) & span) | (((cd << south) & span) << 32)
+                south_k[ns] = _key(as_, ds, lo_a, lo_d, width)
                 ns += ((as_ & fa) | (ds & fd)) == 0
             if ns == 0:
                 if sub == 0:
                     break
                 sub = (sub - 1) & cols
                 continue
-            if m + ns * (start[k1 + 1] - start[k1]) > out_a.shape[0]:
+            if m + ns * (start[k1 + 1] - start[k1]) > out.shape[0]:
                 return -1  # the caller grows the arrays and asks again
             for i in range(start[k1], start[k1 + 1]):
-                an = (cells[i] & LOW32) << sa_n
-                dn = (cells[i] >> 32) << sd_n
+                c = cells[i]
+                an = (c & LOW32) << sa_n
+                dn = (c >> 32) << sd_n
                 if (an & fa) | (dn & fd):
                     continue
+                k = _key(an, dn, lo_a, lo_d, width)
                 # branch-free: a third of the pairs clash, at random, and a mispredicted
                 # branch for each cost more than the rest of the loop (n = 18: 1.7 times)
                 for j in range(ns):
-                    a = an | south_a[j]
-                    d = dn | south_d[j]
-                    bad = (an & south_a[j]) | (dn & south_d[j])
-                    if mode == 1:
-                        bad |= (a | d) & long_bit
-                    out_a[m] = a
-                    out_d[m] = d
-                    if mode == 2:
-                        out_w[m] = np.int64(1) << (((a >> (n - 1)) & 1) + ((d >> (n - 1)) & 1))
-                    else:
-                        out_w[m] = 1
-                    m += bad == 0
+                    w = k | south_k[j]
+                    out[m] = w
+                    m += ((c & south_c[j]) | (w & long_mask)) == 0
         if sub == 0:
             break
         sub = (sub - 1) & cols
     return m
 
 
-@njit(cache=True, nogil=True)
-def keys(a, d, m, lo_a, lo_d, width, removed, nremoved, cutpos, ncut, out_key, out_cut):
-    """Each half's key: the `width` crossing diagonals of each direction (from bits lo_a
-    and lo_d), less the bits in `removed` (highest first: the middle queens' diagonals,
-    empty in every half); and its cut value, the key's bits at `cutpos`."""
-    mask = (np.int64(1) << width) - 1
-    for i in range(m):
-        x = ((a[i] >> lo_a) & mask) | (((d[i] >> lo_d) & mask) << width)
-        for t in range(nremoved):
-            p = removed[t]
-            x = (x & ((np.int64(1) << p) - 1)) | ((x >> (p + 1)) << p)
-        c = 0
-        for t in range(ncut):
-            c |= ((x >> cutpos[t]) & 1) << t
-        out_key[i] = x
-        out_cut[i] = c
-
-
 # --- counting disjoint pairs ------------------------------------------------------------------
 
 
 @njit(cache=True, nogil=True)
-def _sort_by_cut(key, cut, weight, m, nb, out_key, out_weight, first):
-    """Counting sort of key (and weight) by cut value; first[v] .. first[v + 1] hold value v."""
+def _sort_by_cut(key, m, cut_a, cut_d, ncut, out, first):
+    """Counting sort of the keys by cut value (``_cut``); first[v] .. first[v + 1] hold
+    value v."""
+    nb = 1 << ncut
     for v in range(nb + 1):
         first[v] = 0
     for i in range(m):
-        first[cut[i] + 1] += 1
+        first[_cut(key[i], cut_a, cut_d, ncut) + 1] += 1
     for v in range(nb):
         first[v + 1] += first[v]
     for i in range(m):
-        v = cut[i]
+        v = _cut(key[i], cut_a, cut_d, ncut)
         p = first[v]
-        out_key[p] = key[i]
-        out_weight[p] = weight[i]
+        out[p] = key[i]
         first[v] = p + 1
     for v in range(nb, 0, -1):
         first[v] = first[v - 1]
@@ -270,7 +268,7 @@ def _sort_by_cut(key, cut, weight, m, nb, out_key, out_weight, first):
 
 
 @njit(cache=True, nogil=True)
-def _block_tables(ek, ecut, lo, cnt, nchunks, cols, table):
+def _block_tables(ek, lo, cnt, cut_a, cut_d, ncut, nchunks, cols, table):
     """The chunk tables of the east keys ek[lo:lo + cnt] (at most BLOCK): table[c, v, g] is
     the word-g mask of the keys without any bit of value v in chunk c. Returns the cut bits
     all of them hold."""
@@ -290,7 +288,7 @@ def _block_tables(ek, ecut, lo, cnt, nchunks, cols, table):
             table[c, 0, g] = valid  # padding matches no query, not even an empty key
     for i in range(cnt):
         x = ek[lo + i]
-        common &= ecut[lo + i]
+        common &= _cut(x, cut_a, cut_d, ncut)
         g = i >> 6
         clear = ~(np.uint64(1) << np.uint64(i & 63))
         while x:
@@ -312,30 +310,34 @@ def _bit_index(low):
 
 
 @njit(cache=True, nogil=True)
-def match(ekey, ecut, me, wkey, wcut, wweight, mw, ncut, nchunks):
-    """Sum over the west keys of weight x the number of east keys disjoint from it."""
+def match(east, me, west, mw, cut_a, cut_d, ncut, nchunks, long_a, long_d, sorted_e, sorted_w):
+    """Sum over the west keys of weight x the number of east keys disjoint from it. A west
+    key weighs 1, or, where long_a >= 0 (even n), 2 for each of its bits long_a and long_d
+    it holds (the long diagonals). sorted_e and sorted_w are room for the keys sorted by cut
+    value (``_cut``)."""
     nb = 1 << ncut
-    ek = np.empty(me, np.int64)
-    ec = np.empty(me, np.int64)
     ef = np.empty(nb + 1, np.int64)
-    _sort_by_cut(ekey, ecut, ecut, me, nb, ek, ec, ef)
-    wk = np.empty(mw, np.int64)
-    ww = np.empty(mw, np.int64)
+    _sort_by_cut(east, me, cut_a, cut_d, ncut, sorted_e, ef)
     wf = np.empty(nb + 1, np.int64)
-    _sort_by_cut(wkey, wcut, wweight, mw, nb, wk, ww, wf)
+    _sort_by_cut(west, mw, cut_a, cut_d, ncut, sorted_w, wf)
     cols = np.empty((nchunks * CHUNK, GROUP), np.uint64)
     table = np.empty((nchunks, VALUES, GROUP), np.uint64)
     total = 0
     full = nb - 1
     for lo in range(0, me, BLOCK):
         cnt = min(BLOCK, me - lo)
-        common = _block_tables(ek, ec, lo, cnt, nchunks, cols, table)
+        common = _block_tables(sorted_e, lo, cnt, cut_a, cut_d, ncut, nchunks, cols, table)
         free = full & ~common  # the west groups this block can match
         qg = free
         while True:
-            for i in range(wf[qg], wf[qg + 1]):
-                s = and_count(table, wk[i], nchunks)
-                total += np.int64(s) * ww[i]
+            if long_a >= 0:
+                for i in range(wf[qg], wf[qg + 1]):
+                    q = sorted_w[i]
+                    s = and_count(table, q, nchunks)
+                    total += np.int64(s) << (((q >> long_a) & 1) + ((q >> long_d) & 1))
+            else:
+                for i in range(wf[qg], wf[qg + 1]):
+                    total += and_count(table, sorted_w[i], nchunks)
             if qg == 0:
                 break
             qg = (qg - 1) & free
@@ -496,30 +498,28 @@ def task_work(h, start, free_rows, east_cols, west_cols, sym, first, count, samp
 
 @njit(cache=True, nogil=True)
 def count_range(n, h, start, cells, free_rows, east_cols, west_cols, fa, fd, sym, lo_a, lo_d, width,
-                removed, nremoved, cuts, maxcut, nchunks, widest, first, count, work, out):
+                cut_a, cut_d, maxcut, nchunks, widest, first, count, work, out):
     """Count the solutions of the row sets E of ranks first .. first + count - 1 (colex order
     of the subsets of free_rows, as many as east_cols has bits; rows and columns are those of
     the board without its middle). out[0] gets the weighted sum of solutions, out[1] the
     half boards made. `widest` is the most placements the quarter table holds under one key.
-    `work` is room for the half boards of a row set (10 rows), written here: the caller
-    makes it for this call alone; a row set with more halves gets arrays of its own."""
+    `work` is room for the half boards of a row set (HALF_ARRAYS rows), written here: the
+    caller makes it for this call alone; a row set with more halves gets arrays of its own."""
     pos = _free_positions(free_rows, 2 * h)
     x = _unrank(first, popcount(east_cols))
     hmask = (np.int64(1) << h) - 1
     south = h + (n & 1)
     cap = work.shape[1]
-    ea = work[0]
-    ed = work[1]
-    ew = work[2]
-    wa = work[3]
-    wd = work[4]
-    ww = work[5]
-    ek = work[6]
-    ec = work[7]
-    wk = work[8]
-    wc = work[9]
-    south_a = np.empty(widest, np.int64)
-    south_d = np.empty(widest, np.int64)
+    east = work[0]
+    west = work[1]
+    sorted_e = work[2]
+    sorted_w = work[3]
+    south_c = np.empty(widest, np.int64)
+    south_k = np.empty(widest, np.int64)
+    # with the long-diagonal rule (even n): the key bits of the two long diagonals
+    long_a = n - 1 - lo_a if sym == 1 else -1
+    long_d = width + n - 1 - lo_d if sym == 1 else -1
+    long_mask = (np.int64(1) << long_a) | (np.int64(1) << long_d) if sym == 1 else np.int64(0)
     total = 0
     halves = 0
     for step in range(count):
@@ -529,32 +529,25 @@ def count_range(n, h, start, cells, free_rows, east_cols, west_cols, fa, fd, sym
         if mult:
             while True:
                 me = half(n, h, start, cells, rows_e & hmask, rows_e >> h, east_cols >> h, south, south, fa,
-                          fd, 1 if sym == 1 else 0, ea, ed, ew, south_a, south_d)
+                          fd, long_mask, lo_a, lo_d, width, east, south_c, south_k)
                 mw = 0
                 if me >= 0:
                     mw = half(n, h, start, cells, rows_w & hmask, rows_w >> h, west_cols & hmask, south, 0,
-                              fa, fd, 2 if sym == 1 else 0, wa, wd, ww, south_a, south_d)
+                              fa, fd, np.int64(0), lo_a, lo_d, width, west, south_c, south_k)
                 if me >= 0 and mw >= 0:
                     break
                 cap = max(1024, 2 * cap)
-                ea = np.empty(cap, np.int64)
-                ed = np.empty(cap, np.int64)
-                ew = np.empty(cap, np.int64)
-                wa = np.empty(cap, np.int64)
-                wd = np.empty(cap, np.int64)
-                ww = np.empty(cap, np.int64)
-                ek = np.empty(cap, np.int64)
-                ec = np.empty(cap, np.int64)
-                wk = np.empty(cap, np.int64)
-                wc = np.empty(cap, np.int64)
+                east = np.empty(cap, np.int64)
+                west = np.empty(cap, np.int64)
+                sorted_e = np.empty(cap, np.int64)
+                sorted_w = np.empty(cap, np.int64)
             halves += me + mw
             if me and mw:
                 ncut = 0  # about one block of east keys per cut value
                 while ncut < maxcut and (BLOCK << (ncut + 1)) <= me:
                     ncut += 1
-                keys(ea, ed, me, lo_a, lo_d, width, removed, nremoved, cuts, ncut, ek, ec)
-                keys(wa, wd, mw, lo_a, lo_d, width, removed, nremoved, cuts, ncut, wk, wc)
-                total += mult * match(ek, ec, me, wk, wc, ww, mw, ncut, nchunks)
+                total += mult * match(east, me, west, mw, cut_a, cut_d, ncut, nchunks, long_a, long_d,
+                                      sorted_e, sorted_w)
         if step + 1 < count:
             x = _next_subset(x)
     out[0] = total
