@@ -97,7 +97,7 @@ def layout(n: int, case: tuple[int, int]) -> dict:
         "h": h, "free_rows": free_rows, "east": east, "west": west, "fa": fa, "fd": fd, "sym": sym,
         "mult": mult, "lo_a": lo_a, "lo_d": lo_d, "width": width,
         "cut_a": cut_a if sieve else 0, "cut_d": width + cut_d if sieve else 0, "maxcut": 2 * RUN if sieve else 0,
-        "nchunks": -(-2 * width // kernel.CHUNK),
+        "nbits": 2 * width,
         "sets": comb(bin(free_rows).count("1"), bin(east).count("1")),
     }
 
@@ -200,7 +200,7 @@ def run_task(task: dict, shared: object = None) -> list[int]:
     work = _work(lay["h"])
     kernel.count_range(n, lay["h"], start, cells, lay["free_rows"], lay["east"], lay["west"], lay["fa"],
                        lay["fd"], lay["sym"], lay["lo_a"], lay["lo_d"], lay["width"], lay["cut_a"],
-                       lay["cut_d"], lay["maxcut"], lay["nchunks"], widest, task["first"], task["count"],
+                       lay["cut_d"], lay["maxcut"], lay["nbits"], widest, task["first"], task["count"],
                        work, out)
     return [int(out[0]) * lay["mult"], int(out[1])]
 
