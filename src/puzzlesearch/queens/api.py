@@ -51,6 +51,7 @@ and would take decades of CPU time here), got 30
 from __future__ import annotations
 
 import numbers
+import os
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -65,8 +66,10 @@ from puzzlesearch.engine.failures import CheckFailed
 from puzzlesearch.engine.options import RunOptions, checked, cores
 from puzzlesearch.engine.params import choice, flag, pairs, shown, whole
 from puzzlesearch.engine.params import seed as check_seed
+from puzzlesearch.engine.paths import show
 from puzzlesearch.engine.progress import Display, bar_enabled
 from puzzlesearch.engine.run import run_tasks
+from puzzlesearch.engine.store import Checkpoint
 
 from . import pictures, tasks
 from .rules import Board, attacks
@@ -350,14 +353,31 @@ def _count_assembly(n: int, run: RunOptions, workers: int, options: RunOptions, 
     local = 1 if run.scheduler is not None else workers
     memory.require(assembly.need_bytes(n, local), run.memory, f"the assembly count of n={n}")
     todo = tasks.assembly_tasks(n)
+    params = {"puzzle": "queens", "n": n, "method": "assembly", "kernel": assembly.KERNEL_VERSION}
+    if run.checkpoint is not None:  # refused before the quarter table is built
+        _check_kernel(run.checkpoint, n)
+        Checkpoint.check(run.checkpoint, params, todo)
     tasks.prepare_assembly(n)
-    params = {"puzzle": "queens", "n": n, "method": "assembly"}
     weight = assembly.task_weight if bar_enabled(run.progress) and n % 2 == 0 else None  # only for a bar
     display = Display(label, "solutions", nodes=lambda r: r[0], weight=weight)
     results = _run(tasks.assembly_task, todo, quick, params=params, options=options, display=display)
     total = sum(r[0] for r in results)
     return Count(n, total, assembly.unique(n, total), "", "assembly", None, len(todo),
                  time.perf_counter() - t0)
+
+
+def _check_kernel(path: str | os.PathLike, n: int) -> None:
+    """Refuse a checkpoint of this count made by another version of the assembly kernels
+    (one made before checkpoints named theirs is of version 1)."""
+    from . import assembly
+
+    made = Checkpoint.params_of(path)
+    if made and made.get("method") == "assembly" and made.get("n") == n:
+        version = made.get("kernel", 1)
+        if version != assembly.KERNEL_VERSION:
+            raise ValueError(f"checkpoint {show(path)} was made by version {version} of the assembly "
+                             f"kernels, this is version {assembly.KERNEL_VERSION}: resume it with the "
+                             "puzzlesearch that made it, or delete it to count afresh")
 
 
 @dataclass(frozen=True)

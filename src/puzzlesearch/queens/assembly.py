@@ -29,6 +29,11 @@ from puzzlesearch.engine.shared import built_once
 
 from . import assembly_kernel as kernel
 
+# The version of the kernels a count's tasks ran on. A checkpoint keeps it among its
+# parameters and a run resumes only a checkpoint of its own version, so that every task
+# of one count is counted by one kernel: a record names the kernel that counted it, and a
+# fault found in one version is known to touch only the counts it made.
+KERNEL_VERSION = 2
 # A board of four quarters with a queen in each half: n = 4 is the smallest with solutions.
 MIN_N = 4
 # How many cut bits of each direction the sieve may use (fewer where an E has few east
@@ -96,7 +101,8 @@ def layout(n: int, case: tuple[int, int]) -> dict:
     return {
         "h": h, "free_rows": free_rows, "east": east, "west": west, "fa": fa, "fd": fd, "sym": sym,
         "mult": mult, "lo_a": lo_a, "lo_d": lo_d, "width": width,
-        "cut_a": cut_a if sieve else 0, "cut_d": width + cut_d if sieve else 0, "maxcut": 2 * RUN if sieve else 0,
+        "cut_a": cut_a if sieve else 0, "cut_d": width + cut_d if sieve else 0,
+        "maxcut": 2 * RUN if sieve else 0,
         "nbits": 2 * width,
         "sets": comb(bin(free_rows).count("1"), bin(east).count("1")),
     }
