@@ -20,10 +20,11 @@ keeps what ``queens estimate`` said before the run, to compare. ``--estimates 22
 boards, for 2 workers and for a cluster of 64.
 
 ``--reference REV`` (results/queens_assembly_sidebyside.json) counts Q(n) for n = 17..20 on
-2 workers with the assembly kernels of this tree and of the git revision REV (its src/, taken
-out with ``git archive`` of the repository the script is run in, into a temporary folder), their runs taken in turn, after one
-untimed run of each to compile them: the per-core ratio is REV's CPU time over this tree's.
-Target: 2.5 times at n = 19 and 20, and Q(20) in 70 s.
+2 workers with the assembly kernels of this tree and of the git revision REV (its src/,
+taken out with ``git archive`` of the repository the script is run in, into a temporary
+folder), their runs taken in turn, after one untimed run of each to compile them: the
+per-core ratio is REV's CPU time over this tree's. Target: 2.5 times at n = 19 and 20.
+The record is written again after each n, so that a run cut short keeps the n it finished.
 
 ``cpu_s`` is the CPU time of one run, its worker processes included; ``peak_mib`` the
 largest resident set of one process (the quarter table is built before the workers are
@@ -121,7 +122,8 @@ def side_by_side(repeats: int) -> dict:
 
 
 def _revision(rev: str) -> str:
-    return subprocess.run(["git", "rev-parse", rev], check=True, capture_output=True, text=True).stdout.strip()
+    return subprocess.run(["git", "rev-parse", rev], check=True, capture_output=True,
+                          text=True).stdout.strip()
 
 
 def reference(rev: str, sizes: list[int], repeats: int) -> None:
@@ -152,10 +154,10 @@ def reference(rev: str, sizes: list[int], repeats: int) -> None:
             rows.append(out)
             print_table(f"Q({n}) on 2 workers, reference {rev} ({commit[:10]}) and this tree", [out],
                         ["n", "reference_s", "seconds", "reference_cpu_s", "cpu_s", "ratio", "met"])
-    command = " ".join(["python benchmarks/queens_assembly.py", "--reference", rev, "--sizes",
-                        *map(str, sizes), "--repeats", str(repeats)])
-    write_results("queens_assembly_sidebyside", rows,
-                  {"command": command, "reference": commit, "loadavg_start": load_start})
+            command = " ".join(["python benchmarks/queens_assembly.py", "--reference", rev, "--sizes",
+                                *map(str, sizes), "--repeats", str(repeats)])
+            write_results("queens_assembly_sidebyside", rows,
+                          {"command": command, "reference": commit, "loadavg_start": load_start})
 
 
 def main() -> None:

@@ -341,6 +341,18 @@ def test_estimate_prints_time_and_memory():
     assert d["memory_bytes"] == assembly.need_bytes(13, d["workers"])
 
 
+def test_estimate_over_seeds_is_their_mean_with_its_spread():
+    one = api.estimate(13, samples=30, run=ONE)
+    e = api.estimate(13, samples=30, seed=5, seeds=3, run=ONE)
+    assert (e.seed, e.seeds, e.sampled) == (5, 3, 3 * one.sampled)
+    assert 0 < e.cpu_low <= e.cpu_seconds <= e.cpu_high
+    r = run_cli("queens", "estimate", "-n", "12", "--samples", "20", "--seeds", "2", "--workers", "2")
+    assert r.code == 0, r.err
+    lines = r.out.splitlines()
+    assert lines[0] == "n=12  method=assembly  row sets=924 (40 timed, seeds 0..1)"
+    assert lines[2].startswith("spread: ") and lines[2].endswith(" across the 2 seeds")
+
+
 def test_estimate_is_within_a_small_factor_of_a_run():
     e = api.estimate(16, samples=400, run=ONE)
     spent = sum(_timed(t) for t in assembly.tasks(16, 64))
@@ -359,6 +371,8 @@ def _timed(task):
     ("-n", "3"), ("-n", "28"), ("-n", "x"), ("-n", "12", "--samples", "0"),
     ("-n", "12", "--method", "corner"),
     ("-n", "12", "--memory", "0.00001"), ("-n", "12", "--workers", "0"),
+    ("-n", "12", "--seeds", "0"), ("-n", "12", "--seeds", "101"),
+    ("-n", "12", "--seed", str(2**63 - 1), "--seeds", "2"),
 ])
 def test_estimate_bad_input(args):
     assert_bad_input(run_cli("queens", "estimate", *args))

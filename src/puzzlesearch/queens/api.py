@@ -83,6 +83,8 @@ MAX_N = 62
 # (tasks.assembly_cpu_seconds), so n = 27 about 30 CPU-years, with a quarter table of
 # about 48 GiB (assembly.quarter_cells(13) cells of 8 bytes).
 MAX_COUNT_N = 27
+# Seeds of one estimate: each times its own samples, so that 100 already take 100 times one.
+MAX_SEEDS = 100
 LIST_BATCH = 256  # solutions per kernel call of a listing
 
 
@@ -391,9 +393,12 @@ class Estimate:
     seconds: float  # cpu_seconds over the workers
     memory_bytes: int  # for that many workers on this machine (they share the quarter table)
     worker_bytes: int  # for one worker process alone (a Dask worker builds its own table)
-    sampled: int  # row sets timed
+    sampled: int  # row sets timed, over all seeds
     row_sets: int  # row sets of the whole count (all cases)
-    seed: int
+    seed: int  # the first seed; the samples of each of `seeds` seeds from it are timed apart
+    seeds: int = 1
+    cpu_low: float = 0.0  # the least and the most CPU seconds one seed's samples estimate
+    cpu_high: float = 0.0
 
 
 def estimate(
@@ -402,6 +407,7 @@ def estimate(
     method: str = "assembly",
     samples: int = 300,
     seed: int = 0,
+    seeds: int = 1,
     run: RunOptions = RunOptions(),  # noqa: B008 (frozen: one shared default is safe)
 ) -> Estimate:
     """Estimate a count of all solutions by the assembly method: time and memory.
@@ -409,7 +415,9 @@ def estimate(
     It times `samples` row sets drawn at random (seeded) and scales each case's mean up
     to all its row sets (Knuth's estimate of a search by random samples). The quarter table
     is built for it, so the estimate itself is refused beyond the memory cap. `run.workers`
-    says how many workers the time and memory are for (default: all cores).
+    says how many workers the time and memory are for (default: all cores). With `seeds`
+    K > 1, the samples of the seeds seed .. seed + K - 1 are drawn and timed apart: the
+    estimate is their mean, and cpu_low .. cpu_high the spread of the K estimates.
     """
     from . import assembly
 
@@ -423,13 +431,19 @@ def estimate(
                          f"got {n}")
     if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= 10**6:
         raise ValueError(f"--samples must be between 1 and 1000000, got {shown(samples)}")
+    if isinstance(seeds, bool) or not isinstance(seeds, int) or not 1 <= seeds <= MAX_SEEDS:
+        raise ValueError(f"--seeds must be between 1 and {MAX_SEEDS}, got {shown(seeds)}")
+    if seed + seeds - 1 > 2**63 - 1:
+        raise ValueError(f"--seed + --seeds - 1 must be at most {2**63 - 1}, got {seed + seeds - 1}")
     workers = run.workers or cores()
     memory.require(assembly.need_bytes(n, 1), run.memory,
                    f"the estimate of n={n} (it builds the quarter table)")
-    cpu, timed = interrupt.call(assembly.sample_seconds, n, samples, seed)
+    each = [interrupt.call(assembly.sample_seconds, n, samples, s) for s in range(seed, seed + seeds)]
+    cpu = sum(c for c, _ in each) / seeds
     sets = sum(assembly.layout(n, c)["sets"] for c in assembly.cases(n))
     return Estimate(n, method, cpu, workers, cpu / workers, assembly.need_bytes(n, workers),
-                    assembly.need_bytes(n, 1), timed, sets, seed)
+                    assembly.need_bytes(n, 1), sum(t for _, t in each), sets, seed, seeds,
+                    min(c for c, _ in each), max(c for c, _ in each))
 
 
 def _run(func: Callable, todo: list[dict], quick: bool, *, shared: object = None, **how: Any) -> list:
