@@ -232,9 +232,12 @@ def sample_seconds(n: int, samples: int, seed: int) -> tuple[float, int]:
         spent = 0.0
         strata = min(per, sets)
         for rank in ((np.arange(strata) + rng.random(strata)) * (sets / strata)).astype(np.int64):
-            t0 = time.perf_counter()
+            # the CPU time of this thread, not the wall's: on a shared machine the other
+            # processes' load would count as the count's (n = 20 at a load of 11 on 2
+            # cores: 9 times the wall time of a quiet machine)
+            t0 = time.thread_time()
             run_task({"n": n, "case": list(case), "first": int(rank), "count": 1})
-            spent += time.perf_counter() - t0
+            spent += time.thread_time() - t0
             timed += 1
         total += spent / strata * sets
     return total, timed

@@ -15,15 +15,17 @@ east column) whose queens are east. For each E:
    diagonals, shifted by its place, are the board's.
 2. **Counting.** An east and a west half make a solution exactly when no diagonal holds a
    queen of both. Only the diagonals that cross from one half into the other matter: each
-   half is a key of those bits, and the count is the number of (east, west) pairs whose
-   keys are disjoint (``match``). The east keys are stored bit-transposed, 64 to a word and
-   eight words to a block of 512: for each bit, the word of those keys that do not have
-   it. A west key's count in a block is the popcount of the AND of the words of its bits;
-   the words of every 5-bit value of each 5-bit chunk are ANDed once per block, so a query
-   is one AND per chunk and eight popcounts per 512 keys.
-3. **Sieve.** The east keys are sorted by a few of the most often occupied bits (``cuts``),
-   and the west keys are grouped by them: a block whose keys all hold a cut bit is matched
-   only against the west groups without it.
+   half is one word, the key of those bits (the OR of its quarters' keys, so that a pair
+   costs an OR, an AND and a store), and the count is the number of (east, west) pairs
+   whose keys are disjoint (``match``). The east keys are stored bit-transposed, 64 to a
+   word and eight words to a block of 512: for each bit, the word of those keys that do not
+   have it. A west key's count in a block is the popcount of the AND of the words of its
+   bits; the words of every value of each chunk of 5 or 8 bits are ANDed once per block,
+   so a query is one AND per chunk and eight popcounts per 512 keys.
+3. **Sieve.** The east keys are sorted by a few of the most often occupied bits (the cut
+   bits: two runs of neighbouring ones, read with a few shifts), and the west keys are
+   grouped by them: a block whose keys all hold a cut bit is matched only against the
+   west groups without it.
 
 Symmetry (the ``sym`` argument): with nothing in the middle (even n), the flip top to
 bottom maps E to its reversal, so only one of E and its reversal is counted, twice. The
