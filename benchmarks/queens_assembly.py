@@ -19,12 +19,19 @@ keeps what ``queens estimate`` said before the run, to compare. ``--estimates 22
 (results/queens_assembly_estimates.json) keeps what ``queens estimate`` says of larger
 boards, for 2 workers and for a cluster of 64.
 
+``--reference REV`` (results/queens_assembly_sidebyside.json) counts Q(n) for n = 17..20 on
+2 workers with the assembly kernels of this tree and of the git revision REV (its src/,
+taken out with ``git archive`` of the repository the script is run in, into a temporary
+folder), their runs taken in turn, after one untimed run of each to compile them: the
+per-core ratio is REV's CPU time over this tree's. Target: 2.5 times at n = 19 and 20.
+The record is written again after each n, so that a run cut short keeps the n it finished.
+
 ``cpu_s`` is the CPU time of one run, its worker processes included; ``peak_mib`` the
 largest resident set of one process (the quarter table is built before the workers are
 forked, so they share it and the sum of their sets overstates what the run uses).
 
-Usage: python benchmarks/queens_assembly.py [--n 20 | --n 21 --checkpoint FILE | --estimates N ...]
-       [--repeats R]
+Usage: python benchmarks/queens_assembly.py [--n 20 | --n 21 --checkpoint FILE | --estimates N ...
+       | --reference REV [--sizes N ...]] [--repeats R]
 """
 
 from __future__ import annotations
@@ -36,6 +43,8 @@ import resource
 import statistics
 import subprocess
 import sys
+import tempfile
+from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(__file__))
 
@@ -45,6 +54,8 @@ from queens import count_case, published  # noqa: E402
 TARGETS = {18: 8.0, 19: 50.0, 20: 300.0, 21: 2700.0}  # seconds on 2 workers
 MEMORY_TARGETS = {20: 8 * 1024, 21: 16 * 1024}  # MiB
 PER_CORE_TARGET = 4.0  # at n = 18, one worker each: constellation time over assembly time
+REFERENCE_TARGET = {19: 2.5, 20: 2.5}  # the reference kernels' CPU time over this tree's
+HERE = Path(__file__).resolve().parents[1]
 
 
 def _cpu() -> float:
@@ -52,9 +63,11 @@ def _cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def one_run(n: int, workers: int, method: str, checkpoint: str | None = None) -> dict:
+def one_run(n: int, workers: int, method: str, checkpoint: str | None = None,
+            src: Path | None = None) -> dict:
     before = _cpu()
-    seconds, peak, out = run_once(count_case(n, workers, method, checkpoint))
+    env = dict(os.environ, PYTHONPATH=str(src)) if src else None
+    seconds, peak, out = run_once(count_case(n, workers, method, checkpoint), env=env)
     result = json.loads(out)
     assert (result["solutions"], result["unique"]) == published(n), (n, method, result)
     return {"seconds": seconds, "cpu_s": _cpu() - before, "peak_mib": peak, "result": result}
@@ -108,13 +121,58 @@ def side_by_side(repeats: int) -> dict:
             "met": "yes" if ratio >= PER_CORE_TARGET else "no"}
 
 
+def _revision(rev: str) -> str:
+    return subprocess.run(["git", "rev-parse", rev], check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
+def reference(rev: str, sizes: list[int], repeats: int) -> None:
+    """This tree's assembly kernels and those of revision `rev`, side by side on 2 workers."""
+    commit = _revision(rev)
+    load_start = list(os.getloadavg())
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        archive = subprocess.run(["git", "archive", commit, "src"], check=True, capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+        trees = {"reference": Path(tmp) / "src", "this": HERE / "src"}
+        for src in trees.values():  # numba compiles each tree's kernels once, untimed
+            one_run(12, 1, "assembly", src=src)
+        for n in sizes:
+            runs: dict[str, list[dict]] = {name: [] for name in trees}
+            for _ in range(repeats):
+                for name, src in trees.items():
+                    runs[name].append(one_run(n, 2, "assembly", src=src))
+            ref, this = (row(n, 2, "assembly", runs[name]) for name in trees)
+            ratio = ref["cpu_s"] / this["cpu_s"]
+            out = {"n": n, "workers": 2, "reference_s": ref["seconds"], "reference_cpu_s": ref["cpu_s"],
+                   "seconds": this["seconds"], "cpu_s": this["cpu_s"], "ratio": round(ratio, 3),
+                   "peak_mib": this["peak_mib"], "solutions": this["solutions"], "unique": this["unique"],
+                   "runs_reference": ref["runs"], "runs": this["runs"]}
+            if n in REFERENCE_TARGET:
+                out["target_ratio"] = REFERENCE_TARGET[n]
+                out["met"] = "yes" if ratio >= REFERENCE_TARGET[n] else "no"
+            rows.append(out)
+            print_table(f"Q({n}) on 2 workers, reference {rev} ({commit[:10]}) and this tree", [out],
+                        ["n", "reference_s", "seconds", "reference_cpu_s", "cpu_s", "ratio", "met"])
+            command = " ".join(["python benchmarks/queens_assembly.py", "--reference", rev, "--sizes",
+                                *map(str, sizes), "--repeats", str(repeats)])
+            write_results("queens_assembly_sidebyside", rows,
+                          {"command": command, "reference": commit, "loadavg_start": load_start})
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, choices=(20, 21), help="only Q(20) or Q(21) on 2 workers")
     ap.add_argument("--checkpoint", help="checkpoint of the --n run (it resumes from it)")
     ap.add_argument("--estimates", type=int, nargs="+", metavar="N", help="only estimate these n")
+    ap.add_argument("--reference", metavar="REV", help="side by side with the kernels of this git revision")
+    ap.add_argument("--sizes", type=int, nargs="+", default=[17, 18, 19, 20], metavar="N",
+                    help="the n of --reference")
     ap.add_argument("--repeats", type=int, default=3)
     args = ap.parse_args()
+    if args.reference:
+        reference(args.reference, args.sizes, args.repeats)
+        return
     if args.estimates:
         estimates(args.estimates)
         return

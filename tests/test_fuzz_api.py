@@ -228,7 +228,8 @@ SIGNATURES = {
     # --- queens
     "queens.count": Sig({"n": 4}, {"n": "int", "fixed": "fixed?", "method": "choice?", "run": "run"}),
     "queens.estimate": Sig(
-        {"n": 10}, {"n": "int", "method": "choice", "samples": "int", "seed": "int", "run": "run"}
+        {"n": 10}, {"n": "int", "method": "choice", "samples": "int", "seed": "int", "seeds": "int",
+                   "run": "run"}
     ),
     "queens.givens": Sig({"n": 4, "fixed": None}, {"n": "int", "fixed": "fixed?"}),
     "queens.solutions": Sig(

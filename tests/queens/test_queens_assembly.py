@@ -95,11 +95,16 @@ def test_split_tasks_add_up_to_the_whole():
 @settings(max_examples=60, deadline=None)
 @given(st.data())
 def test_pair_counting_equals_a_double_loop(data):
-    # The keys of a count have 2 (n - 1 - n % 2) bits less the middle queens' diagonals:
-    # 42 to 50 from n = 22 to 27. The matching takes any int64 key, its sign bit too.
+    # The keys of a count have 2 (n - 1 - n % 2) bits: 42 to 50 from n = 22 to 27. The
+    # matching takes any int64 key, its sign bit too, in chunks of either width.
     bits = data.draw(st.one_of(st.integers(1, 64), st.integers(42, 50)))
-    nchunks = -(-bits // kernel.CHUNK)
+    chunk = data.draw(st.sampled_from([kernel.NARROW, kernel.WIDE]))
     ncut = data.draw(st.integers(0, min(6, bits)))
+    cut_a = data.draw(st.integers(0, bits - (ncut + 1) // 2))
+    cut_d = data.draw(st.integers(0, bits - ncut // 2))
+    weighted = data.draw(st.booleans())
+    long_a, long_d = (data.draw(st.integers(0, bits - 1)), data.draw(st.integers(0, bits - 1))) if weighted \
+        else (-1, -1)
     me = data.draw(st.integers(0, 1500))
     mw = data.draw(st.integers(0, 300))
     density = data.draw(st.floats(0.0, 0.6))
@@ -110,14 +115,11 @@ def test_pair_counting_equals_a_double_loop(data):
         return (raw * (np.int64(1) << np.arange(bits, dtype=np.int64))).sum(axis=1).astype(np.int64)
 
     ek, wk = keys(me), keys(mw)
-    weights = rng.integers(1, 5, size=mw).astype(np.int64)
-    cut_bits = np.sort(rng.choice(bits, size=ncut, replace=False)).astype(np.int64)
-
-    def cuts(k):
-        return sum(((k >> int(p)) & 1) << t for t, p in enumerate(cut_bits)).astype(np.int64) if ncut \
-            else np.zeros(len(k), np.int64)
-
-    got = kernel.match(ek, cuts(ek), me, wk, cuts(wk), weights, mw, ncut, nchunks)
+    # a west key weighs 2 for each long diagonal it holds, plain Python
+    weights = np.array([1 << (((int(k) >> long_a) & 1) + ((int(k) >> long_d) & 1)) if weighted else 1
+                        for k in wk], np.int64)
+    room = np.empty((2, max(me, mw, 1)), np.int64)
+    got = kernel.match(ek, me, wk, mw, cut_a, cut_d, ncut, bits, chunk, long_a, long_d, room[0], room[1])
     assert got == kernel.match_plain(ek, me, wk, weights, mw)
 
 
@@ -125,7 +127,13 @@ def test_layout_of_an_odd_case():
     # queens at (9, 10) and (12, 9) on n = 19: row 11 and column 9 of the board without its
     # middle are taken, and their four diagonals are holes in every key
     lay = assembly.layout(19, (1, 3))
-    assert lay["mult"] == 8 and lay["sym"] == 0 and lay["nremoved"] == 4
+    assert lay["mult"] == 8 and lay["sym"] == 0
+    holes = [lay["lo_a"] + t for t in range(lay["width"]) if lay["fa"] >> (lay["lo_a"] + t) & 1]
+    assert len(holes) == 2 and bin(lay["fd"]).count("1") == 2
+    # the sieve's cut bits are bits some key may hold: none is a middle queen's diagonal
+    for first, lo, held in ((lay["cut_a"], lay["lo_a"], lay["fa"]),
+                            (lay["cut_d"] - lay["width"], lay["lo_d"], lay["fd"])):
+        assert all(not held >> (lo + t) & 1 for t in range(first, first + assembly.RUN))
     assert lay["free_rows"] == ((1 << 18) - 1) ^ (1 << 11)
     assert lay["east"] == (((1 << 9) - 1) << 9) ^ (1 << 9)
     assert lay["sets"] == 24310  # C(17, 8)
@@ -206,10 +214,10 @@ def test_the_task_model_agrees_with_the_records():
         assert 0.5 < tasks.assembly_cpu_seconds(n) / seconds < 2, n
 
 
-def test_tasks_are_neither_too_short_nor_too_long_and_q21_s_checkpoint_resumes():
+def test_tasks_are_neither_too_short_nor_too_long_and_q21_s_checkpoint_has_them():
     # short counts: no task under ASSEMBLY_TASK_LEAST_SECONDS where 64 remain; from n = 19
     # a few hundred, 2000 from n = 20; and the committed checkpoint of Q(21) holds the task
-    # list its count makes, so that it resumes
+    # list its count makes (made by version 1 of the kernels, it is refused for that alone)
     assert [tasks._assembly_target(n) for n in (13, 16, 17, 18, 19, 20, 21, 22)] == \
         [64, 64, 64, 106, 400, 2000, 2000, 2000]
     for n in range(17, 23):
@@ -221,6 +229,34 @@ def test_tasks_are_neither_too_short_nor_too_long_and_q21_s_checkpoint_resumes()
     db.close()
     todo = tasks.assembly_tasks(21)
     assert (meta["tasks"], meta["ntasks"]) == (tasks_hash(todo), str(len(todo)))
+    assert "kernel" not in json.loads(meta["params"])
+
+
+def test_a_checkpoint_of_another_kernel_version_is_refused_before_any_work(tmp_path, monkeypatch):
+    ckpt = tmp_path / "a.ckpt"
+    assert run_cli("queens", "count", "-n", "13", "--method", "assembly", "--checkpoint", str(ckpt)).code == 0
+    with sqlite3.connect(ckpt) as db:
+        (params,) = db.execute("select value from meta where key = 'params'").fetchone()
+        made = json.loads(params)
+        assert made["kernel"] == assembly.KERNEL_VERSION
+        made["kernel"] = assembly.KERNEL_VERSION - 1
+        db.execute("update meta set value = ? where key = 'params'", (json.dumps(made),))
+    db.close()
+
+    def refuse(*args):
+        raise AssertionError("the quarter table was built")
+
+    monkeypatch.setattr(tasks, "prepare_assembly", refuse)
+    r = run_cli("queens", "count", "-n", "13", "--method", "assembly", "--checkpoint", str(ckpt))
+    assert_bad_input(r)
+    assert f"version {assembly.KERNEL_VERSION - 1} of the assembly kernels" in r.err
+    # the committed Q(21) checkpoint, made before checkpoints named their kernels
+    q21 = ROOT / "benchmarks/runs/queens-21-assembly.sqlite"
+    before = q21.read_bytes()
+    r = run_cli("queens", "count", "-n", "21", "--checkpoint", str(q21))
+    assert_bad_input(r)
+    assert "version 1 of the assembly kernels" in r.err
+    assert q21.read_bytes() == before
 
 
 # --- the command line -------------------------------------------------------------------------
@@ -279,6 +315,8 @@ def test_assembly_is_the_default_from_its_first_n():
 @pytest.mark.parametrize("args, words", [
     (("-n", "3", "--method", "assembly"), "--method assembly needs -n 4 or more"),
     (("-n", "14", "--method", "assembly", "--memory", "0.0001"), "the assembly count of n=14 needs"),
+    (("-n", "24", "--memory", "4"), "the assembly count of n=24 needs"),
+    (("-n", "28",), "-n must be at most 27"),
 ])
 def test_count_refuses_what_assembly_cannot_run(args, words):
     r = run_cli("queens", "count", *args)
@@ -303,6 +341,18 @@ def test_estimate_prints_time_and_memory():
     assert d["memory_bytes"] == assembly.need_bytes(13, d["workers"])
 
 
+def test_estimate_over_seeds_is_their_mean_with_its_spread():
+    one = api.estimate(13, samples=30, run=ONE)
+    e = api.estimate(13, samples=30, seed=5, seeds=3, run=ONE)
+    assert (e.seed, e.seeds, e.sampled) == (5, 3, 3 * one.sampled)
+    assert 0 < e.cpu_low <= e.cpu_seconds <= e.cpu_high
+    r = run_cli("queens", "estimate", "-n", "12", "--samples", "20", "--seeds", "2", "--workers", "2")
+    assert r.code == 0, r.err
+    lines = r.out.splitlines()
+    assert lines[0] == "n=12  method=assembly  row sets=924 (40 timed, seeds 0..1)"
+    assert lines[2].startswith("spread: ") and lines[2].endswith(" across the 2 seeds")
+
+
 def test_estimate_is_within_a_small_factor_of_a_run():
     e = api.estimate(16, samples=400, run=ONE)
     spent = sum(_timed(t) for t in assembly.tasks(16, 64))
@@ -312,15 +362,17 @@ def test_estimate_is_within_a_small_factor_of_a_run():
 def _timed(task):
     import time
 
-    t0 = time.perf_counter()
+    t0 = time.thread_time()  # as the estimate times its samples: a loaded machine skews neither
     assembly.run_task(task)
-    return time.perf_counter() - t0
+    return time.thread_time() - t0
 
 
 @pytest.mark.parametrize("args", [
     ("-n", "3"), ("-n", "28"), ("-n", "x"), ("-n", "12", "--samples", "0"),
     ("-n", "12", "--method", "corner"),
     ("-n", "12", "--memory", "0.00001"), ("-n", "12", "--workers", "0"),
+    ("-n", "12", "--seeds", "0"), ("-n", "12", "--seeds", "101"),
+    ("-n", "12", "--seed", str(2**63 - 1), "--seeds", "2"),
 ])
 def test_estimate_bad_input(args):
     assert_bad_input(run_cli("queens", "estimate", *args))

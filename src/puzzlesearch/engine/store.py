@@ -388,6 +388,27 @@ class Checkpoint(_Database):
     """
 
     def __init__(self, path: str | os.PathLike, params: dict | None, tasks: list):
+        self._refuse_foreign(path, params, tasks)
+        try:
+            # isolation_level=None: we write BEGIN/COMMIT ourselves, so that creating the
+            # schema is one transaction too (the sqlite3 module would autocommit DDL).
+            self._db = sqlite3.connect(target(self.path), timeout=30, isolation_level=None)
+        except sqlite3.Error as e:
+            raise ValueError(f"cannot open checkpoint {show(self.path)}: {e}") from e
+        try:
+            self._open()
+        except BaseException:
+            self.close()
+            raise
+
+    @classmethod
+    def check(cls, path: str | os.PathLike, params: dict | None, tasks: list) -> None:
+        """Refuse (ValueError, one line) a checkpoint that the run of `params` and `tasks`
+        could not resume, as opening it would, but before any work and without opening it
+        for writing: a run that builds tables first calls this before it builds them."""
+        cls.__new__(cls)._refuse_foreign(path, params, tasks)
+
+    def _refuse_foreign(self, path: str | os.PathLike, params: dict | None, tasks: list) -> None:
         self.path = Path(path)
         self.params = canonical_json(params if params is not None else {})
         self.ntasks = len(tasks)
@@ -400,17 +421,26 @@ class Checkpoint(_Database):
             # refused here, a file of another run is left exactly as it was (no -wal, -shm)
             with _reading(self.path) as db:
                 self._check(db)
+
+    @staticmethod
+    def params_of(path: str | os.PathLike) -> dict | None:
+        """The parameters a checkpoint was made for, or None where `path` holds no
+        checkpoint (yet): for a command that names what differs in its own words."""
+        p = Path(path)
         try:
-            # isolation_level=None: we write BEGIN/COMMIT ourselves, so that creating the
-            # schema is one transaction too (the sqlite3 module would autocommit DDL).
-            self._db = sqlite3.connect(target(self.path), timeout=30, isolation_level=None)
-        except sqlite3.Error as e:
-            raise ValueError(f"cannot open checkpoint {show(self.path)}: {e}") from e
+            if not target(p).is_file() or _header(p, "--checkpoint") != SQLITE_HEADER:
+                return None
+            with _reading(p) as db:
+                meta = dict(db.execute("select key, value from meta").fetchall())
+        except (sqlite3.DatabaseError, ValueError, OSError):
+            return None  # the full check says what is wrong with it
+        if meta.get("format") != CHECKPOINT_FORMAT:
+            return None
         try:
-            self._open()
-        except BaseException:
-            self.close()
-            raise
+            made = json.loads(meta.get("params", ""))
+        except ValueError:
+            return None
+        return made if isinstance(made, dict) else None
 
     def _damaged(self, why: object) -> ValueError:
         return ValueError(f"checkpoint {show(self.path)} is damaged ({why}); "

@@ -51,6 +51,7 @@ and would take decades of CPU time here), got 30
 from __future__ import annotations
 
 import numbers
+import os
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -65,8 +66,10 @@ from puzzlesearch.engine.failures import CheckFailed
 from puzzlesearch.engine.options import RunOptions, checked, cores
 from puzzlesearch.engine.params import choice, flag, pairs, plural, shown, whole
 from puzzlesearch.engine.params import seed as check_seed
+from puzzlesearch.engine.paths import show
 from puzzlesearch.engine.progress import Display, bar_enabled
 from puzzlesearch.engine.run import run_tasks
+from puzzlesearch.engine.store import Checkpoint
 
 from . import pictures, tasks
 from .rules import Board, attacks
@@ -80,6 +83,8 @@ MAX_N = 62
 # (tasks.assembly_cpu_seconds), so n = 27 about 30 CPU-years, with a quarter table of
 # about 48 GiB (assembly.quarter_cells(13) cells of 8 bytes).
 MAX_COUNT_N = 27
+# Seeds of one estimate: each times its own samples, so that 100 already take 100 times one.
+MAX_SEEDS = 100
 LIST_BATCH = 256  # solutions per kernel call of a listing
 
 
@@ -395,14 +400,31 @@ def _count_assembly(n: int, run: RunOptions, workers: int, options: RunOptions, 
     local = 1 if run.scheduler is not None else workers
     memory.require(assembly.need_bytes(n, local), run.memory, f"the assembly count of n={n}")
     todo = tasks.assembly_tasks(n)
+    params = {"puzzle": "queens", "n": n, "method": "assembly", "kernel": assembly.KERNEL_VERSION}
+    if run.checkpoint is not None:  # refused before the quarter table is built
+        _check_kernel(run.checkpoint, n)
+        Checkpoint.check(run.checkpoint, params, todo)
     tasks.prepare_assembly(n)
-    params = {"puzzle": "queens", "n": n, "method": "assembly"}
     weight = assembly.task_weight if bar_enabled(run.progress) and n % 2 == 0 else None  # only for a bar
     display = Display(label, "solutions", nodes=lambda r: r[0], weight=weight)
     results = _run(tasks.assembly_task, todo, quick, params=params, options=options, display=display)
     total = sum(r[0] for r in results)
     return Count(n, total, assembly.unique(n, total), "", "assembly", None, len(todo),
                  time.perf_counter() - t0)
+
+
+def _check_kernel(path: str | os.PathLike, n: int) -> None:
+    """Refuse a checkpoint of this count made by another version of the assembly kernels
+    (one made before checkpoints named theirs is of version 1)."""
+    from . import assembly
+
+    made = Checkpoint.params_of(path)
+    if made and made.get("method") == "assembly" and made.get("n") == n:
+        version = made.get("kernel", 1)
+        if version != assembly.KERNEL_VERSION:
+            raise ValueError(f"checkpoint {show(path)} was made by version {version} of the assembly "
+                             f"kernels, this is version {assembly.KERNEL_VERSION}: resume it with the "
+                             "puzzlesearch that made it, or delete it to count afresh")
 
 
 @dataclass(frozen=True)
@@ -419,9 +441,12 @@ class Estimate:
             quarter table).
         worker_bytes: The memory of one worker process alone (a Dask worker builds its
             own table).
-        sampled: The row sets timed.
-        row_sets: The row sets of the whole count.
-        seed: The seed the samples were drawn with.
+        sampled: The row sets timed, over all seeds.
+        row_sets: The row sets of the whole count (all cases).
+        seed: The first seed the samples were drawn with.
+        seeds: How many seeds' samples were timed apart.
+        cpu_low: The least CPU seconds one seed's samples estimate.
+        cpu_high: The most CPU seconds one seed's samples estimate.
     """
 
     n: int
@@ -434,6 +459,9 @@ class Estimate:
     sampled: int
     row_sets: int
     seed: int
+    seeds: int = 1
+    cpu_low: float = 0.0
+    cpu_high: float = 0.0
 
 
 def estimate(
@@ -442,19 +470,25 @@ def estimate(
     method: str = "assembly",
     samples: int = 300,
     seed: int = 0,
+    seeds: int = 1,
     run: RunOptions = RunOptions(),  # noqa: B008 (frozen: one shared default is safe)
 ) -> Estimate:
     """Estimate a count of all solutions by the assembly method: time and memory.
 
     It times row sets drawn at random and scales each case's mean up to all its row sets
     (Knuth's estimate of a search by random samples). The quarter table is built for it,
-    so the estimate itself is refused beyond the memory cap.
+    so the estimate itself is refused beyond the memory cap. With `seeds` K > 1, the
+    samples of the seeds seed .. seed + K - 1 are drawn and timed apart: the estimate is
+    their mean, and `cpu_low` .. `cpu_high` the spread of the K estimates.
 
     Args:
         n: The size of the board, from the assembly method's smallest to `MAX_COUNT_N`.
         method: The method to estimate: "assembly", the one with an estimate.
-        samples: The row sets to time, 1 to 1,000,000: more, a closer estimate.
-        seed: The seed the samples are drawn with: the same seed, the same samples.
+        samples: The row sets to time for each seed, 1 to 1,000,000: more, a closer
+            estimate.
+        seed: The first seed the samples are drawn with: the same seed, the same samples.
+        seeds: How many seeds' samples to time apart, 1 to `MAX_SEEDS`: their spread
+            shows how far the estimate can be trusted.
         run: ``run.workers``: the workers the time and memory are for (default: all
             cores); ``run.memory``: the memory cap.
 
@@ -473,13 +507,19 @@ def estimate(
                          f"got {n}")
     if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= 10**6:
         raise ValueError(f"--samples must be between 1 and 1000000, got {shown(samples)}")
+    if isinstance(seeds, bool) or not isinstance(seeds, int) or not 1 <= seeds <= MAX_SEEDS:
+        raise ValueError(f"--seeds must be between 1 and {MAX_SEEDS}, got {shown(seeds)}")
+    if seed + seeds - 1 > 2**63 - 1:
+        raise ValueError(f"--seed + --seeds - 1 must be at most {2**63 - 1}, got {seed + seeds - 1}")
     workers = run.workers or cores()
     memory.require(assembly.need_bytes(n, 1), run.memory,
                    f"the estimate of n={n} (it builds the quarter table)")
-    cpu, timed = interrupt.call(assembly.sample_seconds, n, samples, seed)
+    each = [interrupt.call(assembly.sample_seconds, n, samples, s) for s in range(seed, seed + seeds)]
+    cpu = sum(c for c, _ in each) / seeds
     sets = sum(assembly.layout(n, c)["sets"] for c in assembly.cases(n))
     return Estimate(n, method, cpu, workers, cpu / workers, assembly.need_bytes(n, workers),
-                    assembly.need_bytes(n, 1), timed, sets, seed)
+                    assembly.need_bytes(n, 1), sum(t for _, t in each), sets, seed, seeds,
+                    min(c for c, _ in each), max(c for c, _ in each))
 
 
 def _run(func: Callable, todo: list[dict], quick: bool, *, shared: object = None, **how: Any) -> list:

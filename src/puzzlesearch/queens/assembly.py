@@ -29,11 +29,17 @@ from puzzlesearch.engine.shared import built_once
 
 from . import assembly_kernel as kernel
 
+# The version of the kernels a count's tasks ran on. A checkpoint keeps it among its
+# parameters and a run resumes only a checkpoint of its own version, so that every task
+# of one count is counted by one kernel: a record names the kernel that counted it, and a
+# fault found in one version is known to touch only the counts it made.
+KERNEL_VERSION = 2
 # A board of four quarters with a queen in each half: n = 4 is the smallest with solutions.
 MIN_N = 4
-# How many cut bits the sieve may use (fewer where an E has few east halves): 4, 6 and 8
-# time alike at n = 18, within the noise of the machine (6.0 to 6.7 s on one core).
-MAX_CUT = 6
+# How many cut bits of each direction the sieve may use (fewer where an E has few east
+# halves): 4, 6 and 8 in all timed alike at n = 18, within the noise of the machine (6.0 to
+# 6.7 s on one core).
+RUN = 3
 
 # The cells of the quarter table where counting them takes seconds (1.6 s for h = 12, 11 s
 # for 13 on one core; n <= 27 needs no larger h): counted once by
@@ -42,9 +48,9 @@ MAX_CUT = 6
 # too (2 min at h = 14, the count growing 9.5 to 10.6 times an h over h = 11..14).
 COUNTED_CELLS = {12: 633443407, 13: 6354135838}
 # Half boards of one E at most, per cell of the quarter table (n = 16..20 measured: 0.02-0.03);
-# ten arrays of 8 bytes each are kept per half board.
+# four words are kept per half board (east and west, as made and sorted).
 HALF_PER_CELL = 0.05
-HALF_ARRAYS = 10
+HALF_ARRAYS = 4
 
 
 def cases(n: int) -> list[tuple[int, int]]:
@@ -81,28 +87,33 @@ def layout(n: int, case: tuple[int, int]) -> dict:
     lo_a = h + odd  # the crossing diagonals: bits lo .. lo + width - 1 of each direction
     lo_d = n - h
     width = n + h - 1 - lo_a
-    holes = [t for t in range(width) if fa >> (lo_a + t) & 1] + \
-            [width + t for t in range(width) if fd >> (lo_d + t) & 1]
     # The cut bits: the crossing diagonals nearest the middle are the most often held (half
-    # of all halves each at n = 18), alternately of each direction. With the long-diagonal
-    # rule (even n) no east half holds a long diagonal: those bits would cut nothing.
-    skip = set(holes)
+    # of all halves each at n = 18): a run of RUN neighbouring ones of each direction,
+    # where no key has a bit — the middle queens' diagonals (holes in every key), and with
+    # the long-diagonal rule (even n) the long diagonals, which no east half holds.
+    empty_a = {t for t in range(width) if fa >> (lo_a + t) & 1}
+    empty_d = {t for t in range(width) if fd >> (lo_d + t) & 1}
     if sym == 1:
-        skip |= {n - 1 - lo_a, width + n - 1 - lo_d}
-    middle = (width - 1) / 2
-    order = sorted(range(width), key=lambda t: (abs(t - middle), t))
-    cand = [p for t in order for p in (t, width + t) if p not in skip][:MAX_CUT]
-    removed = sorted(holes, reverse=True)
-    cuts = [p - sum(1 for r in removed if r < p) for p in cand]  # places in the squeezed key
-    nbits = 2 * width - len(removed)
+        empty_a.add(n - 1 - lo_a)
+        empty_d.add(n - 1 - lo_d)
+    cut_a, cut_d = _run(width, empty_a), _run(width, empty_d)
+    sieve = cut_a is not None and cut_d is not None  # small boards may have no room for one
     return {
         "h": h, "free_rows": free_rows, "east": east, "west": west, "fa": fa, "fd": fd, "sym": sym,
         "mult": mult, "lo_a": lo_a, "lo_d": lo_d, "width": width,
-        "removed": np.array(removed + [0], np.int64), "nremoved": len(removed),
-        "cuts": np.array(cuts + [0], np.int64), "maxcut": len(cuts),
-        "nchunks": max(1, -(-nbits // kernel.CHUNK)),
+        "cut_a": cut_a if sieve else 0, "cut_d": width + cut_d if sieve else 0,
+        "maxcut": 2 * RUN if sieve else 0,
+        "nbits": 2 * width,
         "sets": comb(bin(free_rows).count("1"), bin(east).count("1")),
     }
+
+
+def _run(width: int, empty: set[int]) -> int | None:
+    """The first of the RUN neighbouring bits nearest the middle of `width` that miss `empty`
+    (None if there is no such run)."""
+    middle = (width - RUN) / 2
+    return min((t for t in range(width - RUN + 1) if not empty & set(range(t, t + RUN))),
+               key=lambda t: (abs(t - middle), t), default=None)
 
 
 @built_once(maxsize=2)
@@ -194,9 +205,9 @@ def run_task(task: dict, shared: object = None) -> list[int]:
     out = np.zeros(2, np.int64)
     work = _work(lay["h"])
     kernel.count_range(n, lay["h"], start, cells, lay["free_rows"], lay["east"], lay["west"], lay["fa"],
-                       lay["fd"], lay["sym"], lay["lo_a"], lay["lo_d"], lay["width"], lay["removed"],
-                       lay["nremoved"], lay["cuts"], lay["maxcut"], lay["nchunks"], widest, task["first"],
-                       task["count"], work, out)
+                       lay["fd"], lay["sym"], lay["lo_a"], lay["lo_d"], lay["width"], lay["cut_a"],
+                       lay["cut_d"], lay["maxcut"], lay["nbits"], widest, task["first"], task["count"],
+                       work, out)
     return [int(out[0]) * lay["mult"], int(out[1])]
 
 
@@ -221,9 +232,12 @@ def sample_seconds(n: int, samples: int, seed: int) -> tuple[float, int]:
         spent = 0.0
         strata = min(per, sets)
         for rank in ((np.arange(strata) + rng.random(strata)) * (sets / strata)).astype(np.int64):
-            t0 = time.perf_counter()
+            # the CPU time of this thread, not the wall's: on a shared machine the other
+            # processes' load would count as the count's (n = 20 at a load of 11 on 2
+            # cores: 9 times the wall time of a quiet machine)
+            t0 = time.thread_time()
             run_task({"n": n, "case": list(case), "first": int(rank), "count": 1})
-            spent += time.perf_counter() - t0
+            spent += time.thread_time() - t0
             timed += 1
         total += spent / strata * sets
     return total, timed

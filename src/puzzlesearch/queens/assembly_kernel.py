@@ -15,15 +15,17 @@ east column) whose queens are east. For each E:
    diagonals, shifted by its place, are the board's.
 2. **Counting.** An east and a west half make a solution exactly when no diagonal holds a
    queen of both. Only the diagonals that cross from one half into the other matter: each
-   half is a key of those bits, and the count is the number of (east, west) pairs whose
-   keys are disjoint (``match``). The east keys are stored bit-transposed, 64 to a word and
-   eight words to a block of 512: for each bit, the word of those keys that do not have
-   it. A west key's count in a block is the popcount of the AND of the words of its bits;
-   the words of every 5-bit value of each 5-bit chunk are ANDed once per block, so a query
-   is one AND per chunk and eight popcounts per 512 keys.
-3. **Sieve.** The east keys are sorted by a few of the most often occupied bits (``cuts``),
-   and the west keys are grouped by them: a block whose keys all hold a cut bit is matched
-   only against the west groups without it.
+   half is one word, the key of those bits (the OR of its quarters' keys, so that a pair
+   costs an OR, an AND and a store), and the count is the number of (east, west) pairs
+   whose keys are disjoint (``match``). The east keys are stored bit-transposed, 64 to a
+   word and eight words to a block of 512: for each bit, the word of those keys that do not
+   have it. A west key's count in a block is the popcount of the AND of the words of its
+   bits; the words of every value of each chunk of 5 or 8 bits are ANDed once per block,
+   so a query is one AND per chunk and eight popcounts per 512 keys.
+3. **Sieve.** The east keys are sorted by a few of the most often occupied bits (the cut
+   bits: two runs of neighbouring ones, read with a few shifts), and the west keys are
+   grouped by them: a block whose keys all hold a cut bit is matched only against the
+   west groups without it.
 
 Symmetry (the ``sym`` argument): with nothing in the middle (even n), the flip top to
 bottom maps E to its reversal, so only one of E and its reversal is counted, twice. The
@@ -49,9 +51,12 @@ from numba.extending import intrinsic
 
 from puzzlesearch.engine.layers_kernel import popcount
 
-CHUNK = 5  # bits of a key per table lookup
-VALUES = 1 << CHUNK  # words per chunk and group
-VMASK = VALUES - 1
+# Bits of a key per table lookup: 8 where many west keys query each block (fewer lookups a
+# query: at n = 20 the matching takes 0.81 times as long as with 5), 5 where few do (a
+# table of 8-bit chunks costs 8 times as many words to build).
+NARROW = 5
+WIDE = 8
+WIDE_FROM = 4096  # west keys
 GROUP = 8  # words of 64 keys in a block: 512 east keys are matched at once
 BLOCK = 64 * GROUP
 LOW32 = np.int64(0xFFFFFFFF)
@@ -164,105 +169,103 @@ def half_bound(h, start, rn, rs, cols):
     return total
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _key(a, d, lo_a, lo_d, width):
+    """The key of a placement (diagonal masks a, d on the board): the `width` crossing
+    diagonals of each direction, from bits lo_a and lo_d. Taken bit by bit, so that the key
+    of a half board is the OR of the keys of its two quarters."""
+    mask = (np.int64(1) << width) - 1
+    return ((a >> lo_a) & mask) | (((d >> lo_d) & mask) << width)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _cut(key, cut_a, cut_d, ncut):
+    """A key's cut value: its ncut cut bits, (ncut + 1) // 2 from bit cut_a and ncut // 2
+    from bit cut_d (two runs of neighbouring bits, so that it costs a few shifts)."""
+    na = (ncut + 1) >> 1
+    return ((key >> cut_a) & ((np.int64(1) << na) - 1)) | \
+        (((key >> cut_d) & ((np.int64(1) << (ncut >> 1)) - 1)) << na)
+
+
 @njit(cache=True, nogil=True)
-def half(n, h, start, cells, rn, rs, cols, south, co, fa, fd, mode, out_a, out_d, out_w, south_a, south_d):
-    """The half boards with queens in rows rn (north quarter) and rs (south quarter), one in
-    each column of `cols` (local masks), as the board's diagonal masks (bit r + c, and bit
-    r - c + n - 1) in out_a, out_d; returns how many. `south` and `co` are the south
-    quarter's first row and the half's first column on the board; fa, fd the diagonals the
-    middle queens hold. `mode` 1 (an east half, even n) drops the halves with a queen on a
-    long diagonal; 2 (a west half, even n) weighs each 2 per long diagonal it holds (out_w);
-    0 keeps all, weight 1. Returns -1 if they might not fit in the out arrays. south_a and
-    south_d are room for the largest entry of the quarter table."""
+def half(n, h, start, cells, rn, rs, cols, south, co, fa, fd, long_mask, lo_a, lo_d, width, out, south_c,
+         south_k):
+    """The keys (``_key``) of the half boards with queens in rows rn (north quarter) and rs
+    (south quarter), one in each column of `cols` (local masks), written to `out`; returns
+    how many. `south` and `co` are the south quarter's first row and the half's first
+    column on the board; fa, fd the diagonals the middle queens hold; a half whose key holds
+    a bit of `long_mask` is dropped. Returns -1 if they might not fit in `out`. south_c and
+    south_k are room for the largest entry of the quarter table."""
     m = 0
     kn = popcount(rn)
     sa_n = co
     sa_s = south + co
     sd_n = n - h - co
     sd_s = south - co + n - h
-    long_bit = np.int64(1) << (n - 1)
+    # A north and a south placement clash where their diagonals meet: on the board
+    # (cell << place) and (south cell << its place) share a bit exactly when the cell and
+    # (south cell << south) do, and a cell's diagonals are below bit 2h - 1.
+    span = (np.int64(1) << (2 * h - 1)) - 1
     sub = cols
     while True:
         if popcount(sub) == kn:
             k1 = (rn << h) | sub
             k2 = (rs << h) | (cols ^ sub)
-            # the south quarter's placements, placed on the board and without those that
-            # meet a middle queen, once for all the north ones
+            # the south quarter's placements, without those that meet a middle queen,
+            # as clash masks and keys, once for all the north ones
             ns = 0
             for j in range(start[k2], start[k2 + 1]):
-                as_ = (cells[j] & LOW32) << sa_s
-                ds = (cells[j] >> 32) << sd_s
-                south_a[ns] = as_
-                south_d[ns] = ds
+                ca = cells[j] & LOW32
+                cd = cells[j] >> 32
+                as_ = ca << sa_s
+                ds = cd << sd_s
+                south_c[ns] = ((ca << south) & span) | (((cd << south) & span) << 32)
+                south_k[ns] = _key(as_, ds, lo_a, lo_d, width)
                 ns += ((as_ & fa) | (ds & fd)) == 0
             if ns == 0:
                 if sub == 0:
                     break
                 sub = (sub - 1) & cols
                 continue
-            if m + ns * (start[k1 + 1] - start[k1]) > out_a.shape[0]:
+            if m + ns * (start[k1 + 1] - start[k1]) > out.shape[0]:
                 return -1  # the caller grows the arrays and asks again
             for i in range(start[k1], start[k1 + 1]):
-                an = (cells[i] & LOW32) << sa_n
-                dn = (cells[i] >> 32) << sd_n
+                c = cells[i]
+                an = (c & LOW32) << sa_n
+                dn = (c >> 32) << sd_n
                 if (an & fa) | (dn & fd):
                     continue
+                k = _key(an, dn, lo_a, lo_d, width)
                 # branch-free: a third of the pairs clash, at random, and a mispredicted
                 # branch for each cost more than the rest of the loop (n = 18: 1.7 times)
                 for j in range(ns):
-                    a = an | south_a[j]
-                    d = dn | south_d[j]
-                    bad = (an & south_a[j]) | (dn & south_d[j])
-                    if mode == 1:
-                        bad |= (a | d) & long_bit
-                    out_a[m] = a
-                    out_d[m] = d
-                    if mode == 2:
-                        out_w[m] = np.int64(1) << (((a >> (n - 1)) & 1) + ((d >> (n - 1)) & 1))
-                    else:
-                        out_w[m] = 1
-                    m += bad == 0
+                    w = k | south_k[j]
+                    out[m] = w
+                    m += ((c & south_c[j]) | (w & long_mask)) == 0
         if sub == 0:
             break
         sub = (sub - 1) & cols
     return m
 
 
-@njit(cache=True, nogil=True)
-def keys(a, d, m, lo_a, lo_d, width, removed, nremoved, cutpos, ncut, out_key, out_cut):
-    """Each half's key: the `width` crossing diagonals of each direction (from bits lo_a
-    and lo_d), less the bits in `removed` (highest first: the middle queens' diagonals,
-    empty in every half); and its cut value, the key's bits at `cutpos`."""
-    mask = (np.int64(1) << width) - 1
-    for i in range(m):
-        x = ((a[i] >> lo_a) & mask) | (((d[i] >> lo_d) & mask) << width)
-        for t in range(nremoved):
-            p = removed[t]
-            x = (x & ((np.int64(1) << p) - 1)) | ((x >> (p + 1)) << p)
-        c = 0
-        for t in range(ncut):
-            c |= ((x >> cutpos[t]) & 1) << t
-        out_key[i] = x
-        out_cut[i] = c
-
-
 # --- counting disjoint pairs ------------------------------------------------------------------
 
 
 @njit(cache=True, nogil=True)
-def _sort_by_cut(key, cut, weight, m, nb, out_key, out_weight, first):
-    """Counting sort of key (and weight) by cut value; first[v] .. first[v + 1] hold value v."""
+def _sort_by_cut(key, m, cut_a, cut_d, ncut, out, first):
+    """Counting sort of the keys by cut value (``_cut``); first[v] .. first[v + 1] hold
+    value v."""
+    nb = 1 << ncut
     for v in range(nb + 1):
         first[v] = 0
     for i in range(m):
-        first[cut[i] + 1] += 1
+        first[_cut(key[i], cut_a, cut_d, ncut) + 1] += 1
     for v in range(nb):
         first[v + 1] += first[v]
     for i in range(m):
-        v = cut[i]
+        v = _cut(key[i], cut_a, cut_d, ncut)
         p = first[v]
-        out_key[p] = key[i]
-        out_weight[p] = weight[i]
+        out[p] = key[i]
         first[v] = p + 1
     for v in range(nb, 0, -1):
         first[v] = first[v - 1]
@@ -270,11 +273,11 @@ def _sort_by_cut(key, cut, weight, m, nb, out_key, out_weight, first):
 
 
 @njit(cache=True, nogil=True)
-def _block_tables(ek, ecut, lo, cnt, nchunks, cols, table):
+def _block_tables(ek, lo, cnt, cut_a, cut_d, ncut, chunk, nchunks, cols, table):
     """The chunk tables of the east keys ek[lo:lo + cnt] (at most BLOCK): table[c, v, g] is
     the word-g mask of the keys without any bit of value v in chunk c. Returns the cut bits
     all of them hold."""
-    nbits = nchunks * CHUNK
+    nbits = nchunks * chunk
     common = np.int64(-1)
     for g in range(GROUP):
         left = cnt - 64 * g
@@ -290,7 +293,7 @@ def _block_tables(ek, ecut, lo, cnt, nchunks, cols, table):
             table[c, 0, g] = valid  # padding matches no query, not even an empty key
     for i in range(cnt):
         x = ek[lo + i]
-        common &= ecut[lo + i]
+        common &= _cut(x, cut_a, cut_d, ncut)
         g = i >> 6
         clear = ~(np.uint64(1) << np.uint64(i & 63))
         while x:
@@ -298,8 +301,8 @@ def _block_tables(ek, ecut, lo, cnt, nchunks, cols, table):
             cols[_bit_index(low), g] &= clear
             x ^= low
     for c in range(nchunks):
-        for v in range(1, VALUES):
-            k = c * CHUNK + _bit_index(v & (-v))
+        for v in range(1, 1 << chunk):
+            k = c * chunk + _bit_index(v & (-v))
             prev = v & (v - 1)
             for g in range(GROUP):
                 table[c, v, g] = table[c, prev, g] & cols[k, g]
@@ -312,30 +315,35 @@ def _bit_index(low):
 
 
 @njit(cache=True, nogil=True)
-def match(ekey, ecut, me, wkey, wcut, wweight, mw, ncut, nchunks):
-    """Sum over the west keys of weight x the number of east keys disjoint from it."""
+def match(east, me, west, mw, cut_a, cut_d, ncut, nbits, chunk, long_a, long_d, sorted_e, sorted_w):
+    """Sum over the west keys of weight x the number of east keys disjoint from it. A west
+    key weighs 1, or, where long_a >= 0 (even n), 2 for each of its bits long_a and long_d
+    it holds (the long diagonals). sorted_e and sorted_w are room for the keys sorted by cut
+    value (``_cut``). Keys have `nbits` bits, looked up `chunk` bits at a time."""
+    nchunks = -(-nbits // chunk)
     nb = 1 << ncut
-    ek = np.empty(me, np.int64)
-    ec = np.empty(me, np.int64)
     ef = np.empty(nb + 1, np.int64)
-    _sort_by_cut(ekey, ecut, ecut, me, nb, ek, ec, ef)
-    wk = np.empty(mw, np.int64)
-    ww = np.empty(mw, np.int64)
+    _sort_by_cut(east, me, cut_a, cut_d, ncut, sorted_e, ef)
     wf = np.empty(nb + 1, np.int64)
-    _sort_by_cut(wkey, wcut, wweight, mw, nb, wk, ww, wf)
-    cols = np.empty((nchunks * CHUNK, GROUP), np.uint64)
-    table = np.empty((nchunks, VALUES, GROUP), np.uint64)
+    _sort_by_cut(west, mw, cut_a, cut_d, ncut, sorted_w, wf)
+    cols = np.empty((nchunks * chunk, GROUP), np.uint64)
+    table = np.empty((nchunks, 1 << chunk, GROUP), np.uint64)
     total = 0
     full = nb - 1
     for lo in range(0, me, BLOCK):
         cnt = min(BLOCK, me - lo)
-        common = _block_tables(ek, ec, lo, cnt, nchunks, cols, table)
+        common = _block_tables(sorted_e, lo, cnt, cut_a, cut_d, ncut, chunk, nchunks, cols, table)
         free = full & ~common  # the west groups this block can match
         qg = free
         while True:
-            for i in range(wf[qg], wf[qg + 1]):
-                s = and_count(table, wk[i], nchunks)
-                total += np.int64(s) * ww[i]
+            if long_a >= 0:
+                for i in range(wf[qg], wf[qg + 1]):
+                    q = sorted_w[i]
+                    s = and_count(table, q, nchunks, chunk)
+                    total += np.int64(s) << (((q >> long_a) & 1) + ((q >> long_d) & 1))
+            else:
+                for i in range(wf[qg], wf[qg + 1]):
+                    total += and_count(table, sorted_w[i], nchunks, chunk)
             if qg == 0:
                 break
             qg = (qg - 1) & free
@@ -343,27 +351,31 @@ def match(ekey, ecut, me, wkey, wcut, wweight, mw, ncut, nchunks):
 
 
 @intrinsic
-def and_count(typingctx, table, q, nchunks):
+def and_count(typingctx, table, q, nchunks, chunk):
     """The number of keys of a block disjoint from the key q: the popcount of the AND, over
-    the chunks c < nchunks, of table[c, chunk c of q, :], as one vector of GROUP words (one
+    the chunks c < nchunks, of table[c, chunk c of q (`chunk` bits), :], as one vector of GROUP words (one
     AVX-512 register where the CPU has them: 2.3 times faster than GROUP scalar words, whose
     AND chains LLVM left unvectorised)."""
     if not (isinstance(table, types.Array) and table.ndim == 3 and table.layout == "C"
-            and isinstance(q, types.Integer) and isinstance(nchunks, types.Integer)):
+            and isinstance(q, types.Integer) and isinstance(nchunks, types.Integer)
+            and isinstance(chunk, types.Integer)):
         return None
 
     def codegen(context, builder, signature, args):
-        tab, qv, nc = args
+        tab, qv, nc, ch = args
         data = context.make_array(signature.args[0])(context, builder, tab).data
         i64 = ir.IntType(64)
         vec = ir.VectorType(i64, GROUP)
         qv = context.cast(builder, qv, signature.args[1], types.int64)
         nc = context.cast(builder, nc, signature.args[2], types.int64)
+        ch = context.cast(builder, ch, signature.args[3], types.int64)
+        values = builder.shl(ir.Constant(i64, 1), ch)
+        vmask = builder.sub(values, ir.Constant(i64, 1))
 
         def row(c):
-            shift = builder.mul(c, ir.Constant(i64, CHUNK))
-            v = builder.and_(builder.ashr(qv, shift), ir.Constant(i64, VMASK))
-            at = builder.add(builder.mul(c, ir.Constant(i64, VALUES)), v)
+            shift = builder.mul(c, ch)
+            v = builder.and_(builder.ashr(qv, shift), vmask)
+            at = builder.add(builder.mul(c, values), v)
             at = builder.mul(at, ir.Constant(i64, GROUP))
             return builder.load(builder.bitcast(builder.gep(data, [at]), vec.as_pointer()), align=8)
 
@@ -378,7 +390,7 @@ def and_count(typingctx, table, q, nchunks):
                                                f"llvm.vector.reduce.add.v{GROUP}i64")
         return builder.call(total, [builder.call(ctpop, [builder.load(acc)])])
 
-    return types.int64(table, q, nchunks), codegen
+    return types.int64(table, q, nchunks, chunk), codegen
 
 
 @njit(cache=True, nogil=True)
@@ -496,30 +508,28 @@ def task_work(h, start, free_rows, east_cols, west_cols, sym, first, count, samp
 
 @njit(cache=True, nogil=True)
 def count_range(n, h, start, cells, free_rows, east_cols, west_cols, fa, fd, sym, lo_a, lo_d, width,
-                removed, nremoved, cuts, maxcut, nchunks, widest, first, count, work, out):
+                cut_a, cut_d, maxcut, nbits, widest, first, count, work, out):
     """Count the solutions of the row sets E of ranks first .. first + count - 1 (colex order
     of the subsets of free_rows, as many as east_cols has bits; rows and columns are those of
     the board without its middle). out[0] gets the weighted sum of solutions, out[1] the
     half boards made. `widest` is the most placements the quarter table holds under one key.
-    `work` is room for the half boards of a row set (10 rows), written here: the caller
-    makes it for this call alone; a row set with more halves gets arrays of its own."""
+    `work` is room for the half boards of a row set (HALF_ARRAYS rows), written here: the
+    caller makes it for this call alone; a row set with more halves gets arrays of its own."""
     pos = _free_positions(free_rows, 2 * h)
     x = _unrank(first, popcount(east_cols))
     hmask = (np.int64(1) << h) - 1
     south = h + (n & 1)
     cap = work.shape[1]
-    ea = work[0]
-    ed = work[1]
-    ew = work[2]
-    wa = work[3]
-    wd = work[4]
-    ww = work[5]
-    ek = work[6]
-    ec = work[7]
-    wk = work[8]
-    wc = work[9]
-    south_a = np.empty(widest, np.int64)
-    south_d = np.empty(widest, np.int64)
+    east = work[0]
+    west = work[1]
+    sorted_e = work[2]
+    sorted_w = work[3]
+    south_c = np.empty(widest, np.int64)
+    south_k = np.empty(widest, np.int64)
+    # with the long-diagonal rule (even n): the key bits of the two long diagonals
+    long_a = n - 1 - lo_a if sym == 1 else -1
+    long_d = width + n - 1 - lo_d if sym == 1 else -1
+    long_mask = (np.int64(1) << long_a) | (np.int64(1) << long_d) if sym == 1 else np.int64(0)
     total = 0
     halves = 0
     for step in range(count):
@@ -529,32 +539,26 @@ def count_range(n, h, start, cells, free_rows, east_cols, west_cols, fa, fd, sym
         if mult:
             while True:
                 me = half(n, h, start, cells, rows_e & hmask, rows_e >> h, east_cols >> h, south, south, fa,
-                          fd, 1 if sym == 1 else 0, ea, ed, ew, south_a, south_d)
+                          fd, long_mask, lo_a, lo_d, width, east, south_c, south_k)
                 mw = 0
                 if me >= 0:
                     mw = half(n, h, start, cells, rows_w & hmask, rows_w >> h, west_cols & hmask, south, 0,
-                              fa, fd, 2 if sym == 1 else 0, wa, wd, ww, south_a, south_d)
+                              fa, fd, np.int64(0), lo_a, lo_d, width, west, south_c, south_k)
                 if me >= 0 and mw >= 0:
                     break
                 cap = max(1024, 2 * cap)
-                ea = np.empty(cap, np.int64)
-                ed = np.empty(cap, np.int64)
-                ew = np.empty(cap, np.int64)
-                wa = np.empty(cap, np.int64)
-                wd = np.empty(cap, np.int64)
-                ww = np.empty(cap, np.int64)
-                ek = np.empty(cap, np.int64)
-                ec = np.empty(cap, np.int64)
-                wk = np.empty(cap, np.int64)
-                wc = np.empty(cap, np.int64)
+                east = np.empty(cap, np.int64)
+                west = np.empty(cap, np.int64)
+                sorted_e = np.empty(cap, np.int64)
+                sorted_w = np.empty(cap, np.int64)
             halves += me + mw
             if me and mw:
                 ncut = 0  # about one block of east keys per cut value
                 while ncut < maxcut and (BLOCK << (ncut + 1)) <= me:
                     ncut += 1
-                keys(ea, ed, me, lo_a, lo_d, width, removed, nremoved, cuts, ncut, ek, ec)
-                keys(wa, wd, mw, lo_a, lo_d, width, removed, nremoved, cuts, ncut, wk, wc)
-                total += mult * match(ek, ec, me, wk, wc, ww, mw, ncut, nchunks)
+                chunk = WIDE if mw >= WIDE_FROM else NARROW
+                total += mult * match(east, me, west, mw, cut_a, cut_d, ncut, nbits, chunk, long_a, long_d,
+                                      sorted_e, sorted_w)
         if step + 1 < count:
             x = _next_subset(x)
     out[0] = total

@@ -97,23 +97,30 @@ def count(
               help="Row sets timed, drawn at random.")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
               help="Seed of the random row sets.")
+@click.option("--seeds", type=click.IntRange(1, api.MAX_SEEDS), default=1, show_default=True,
+              help="Estimates made, from seeds --seed on: their mean and their spread.")
 @clikit.run_options(workers=False, checkpoint=False, memory=True)
 @clikit.json_option
-def estimate(n: int, method: str, for_workers: int | None, samples: int, seed: int, run: RunOptions,
-             as_json: bool) -> None:
+def estimate(n: int, method: str, for_workers: int | None, samples: int, seed: int, seeds: int,
+             run: RunOptions, as_json: bool) -> None:
     """The time and memory a count of all solutions would take, before it runs.
 
     Times row sets of the assembly method drawn at random and scales each case's mean up
     to all its row sets; builds the quarter table to do so.
     """
     with clikit.library_call(run):
-        e = api.estimate(n, method=method, samples=samples, seed=seed, run=run.but(workers=for_workers))
+        e = api.estimate(n, method=method, samples=samples, seed=seed, seeds=seeds,
+                         run=run.but(workers=for_workers))
     if as_json:
         clikit.emit_json(e)
         return
-    click.echo(f"n={e.n}  method={e.method}  row sets={e.row_sets:,} ({e.sampled} timed, seed {e.seed})")
+    drawn = f"seed {e.seed}" if e.seeds == 1 else f"seeds {e.seed}..{e.seed + e.seeds - 1}"
+    click.echo(f"n={e.n}  method={e.method}  row sets={e.row_sets:,} ({e.sampled} timed, {drawn})")
     click.echo(f"expected: {duration(e.cpu_seconds)} of CPU, {duration(e.seconds)} on {e.workers} "
                f"{plural(e.workers, 'worker')}")
+    if e.seeds > 1 and e.cpu_low > 0:
+        click.echo(f"spread: {duration(e.cpu_low)} to {duration(e.cpu_high)} of CPU "
+                   f"({e.cpu_high / e.cpu_low:.2f} times) across the {e.seeds} seeds")
     click.echo(f"memory: {gib(e.worker_bytes)} for one worker, {gib(e.memory_bytes)} "
                f"for {e.workers} on one machine (they share the quarter table)")
 
