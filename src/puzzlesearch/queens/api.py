@@ -51,7 +51,6 @@ and would take decades of CPU time here), got 30
 from __future__ import annotations
 
 import numbers
-import os
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -66,7 +65,6 @@ from puzzlesearch.engine.failures import CheckFailed
 from puzzlesearch.engine.options import RunOptions, checked, cores
 from puzzlesearch.engine.params import choice, flag, pairs, plural, shown, whole
 from puzzlesearch.engine.params import seed as check_seed
-from puzzlesearch.engine.paths import show
 from puzzlesearch.engine.progress import Display, bar_enabled
 from puzzlesearch.engine.run import run_tasks
 from puzzlesearch.engine.store import Checkpoint
@@ -402,7 +400,7 @@ def _count_assembly(n: int, run: RunOptions, workers: int, options: RunOptions, 
     todo = tasks.assembly_tasks(n)
     params = {"puzzle": "queens", "n": n, "method": "assembly", "kernel": assembly.KERNEL_VERSION}
     if run.checkpoint is not None:  # refused before the quarter table is built
-        _check_kernel(run.checkpoint, n)
+        assembly.check_checkpoint(run.checkpoint, n)
         Checkpoint.check(run.checkpoint, params, todo)
     tasks.prepare_assembly(n)
     weight = assembly.task_weight if bar_enabled(run.progress) and n % 2 == 0 else None  # only for a bar
@@ -411,20 +409,6 @@ def _count_assembly(n: int, run: RunOptions, workers: int, options: RunOptions, 
     total = sum(r[0] for r in results)
     return Count(n, total, assembly.unique(n, total), "", "assembly", None, len(todo),
                  time.perf_counter() - t0)
-
-
-def _check_kernel(path: str | os.PathLike, n: int) -> None:
-    """Refuse a checkpoint of this count made by another version of the assembly kernels
-    (one made before checkpoints named theirs is of version 1)."""
-    from . import assembly
-
-    made = Checkpoint.params_of(path)
-    if made and made.get("method") == "assembly" and made.get("n") == n:
-        version = made.get("kernel", 1)
-        if version != assembly.KERNEL_VERSION:
-            raise ValueError(f"checkpoint {show(path)} was made by version {version} of the assembly "
-                             f"kernels, this is version {assembly.KERNEL_VERSION}: resume it with the "
-                             "puzzlesearch that made it, or delete it to count afresh")
 
 
 @dataclass(frozen=True)

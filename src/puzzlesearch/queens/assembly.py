@@ -19,13 +19,16 @@ task, never shared.
 
 from __future__ import annotations
 
+import os
 import time
 from math import comb
 
 import numpy as np
 
 from puzzlesearch.engine.failures import CheckFailed
+from puzzlesearch.engine.paths import show
 from puzzlesearch.engine.shared import built_once
+from puzzlesearch.engine.store import Checkpoint
 
 from . import assembly_kernel as kernel
 
@@ -258,3 +261,15 @@ def task_weight(task: dict) -> float:
 def count(n: int) -> int:
     """Q(n) in this process, one task a case (for the tests and small n)."""
     return sum(run_task(t)[0] for t in tasks(n, 1))
+
+
+def check_checkpoint(path: str | os.PathLike, n: int) -> None:
+    """Refuse a checkpoint of this count made by another version of the assembly kernels
+    (one made before checkpoints named theirs is of version 1)."""
+    made = Checkpoint.params_of(path)
+    if made and made.get("method") == "assembly" and made.get("n") == n:
+        version = made.get("kernel", 1)
+        if version != KERNEL_VERSION:
+            raise ValueError(f"checkpoint {show(path)} was made by version {version} of the assembly "
+                             f"kernels, this is version {KERNEL_VERSION}: resume it with the "
+                             "puzzlesearch that made it, or delete it to count afresh")
