@@ -127,12 +127,13 @@ def main() -> None:
                 met = right and seconds <= REFUSAL_SECONDS + 1.5
             else:
                 met = right
-            shown = [a if len(a) < 40 else Path(a).name for a in argv[:4]]
+            # the temporary folder is this run's, not the reader's: files by their names
+            shown = [Path(a).name if a.startswith(tmp) else a for a in argv[:4]]
             shown += ["STATE"] if "solve" in argv else []
             said = lines[-1] if code == 2 and lines else out.splitlines()[0] if out else ""
             rows.append({"case": name, "command": " ".join(shown), "exit": got, "seconds": round(seconds, 3),
                          "runs": [round(t, 3) for t in times], "peak MiB": round(max(peaks), 1),
-                         "line": said[:200],
+                         "line": said.replace(tmp + "/", "")[:200],
                          "right": right, "met": met})
             print(f"{name}: exit {got}, {seconds:.2f} s, {max(peaks):.0f} MiB", flush=True)
     print_table("perm and the run options at their limits", rows,
