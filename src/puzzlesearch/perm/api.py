@@ -48,7 +48,7 @@ from puzzlesearch.engine.failures import CheckFailed
 from puzzlesearch.engine.figures import check_plot
 from puzzlesearch.engine.layers_common import memory_needed_for
 from puzzlesearch.engine.options import RunOptions, checked
-from puzzlesearch.engine.params import file_name, plural, text, text_or_none, whole
+from puzzlesearch.engine.params import digits_text, file_name, plural, text, text_or_none, whole
 from puzzlesearch.engine.params import shown as shown_value
 from puzzlesearch.engine.paths import show as shown
 from puzzlesearch.engine.progress import Meter
@@ -373,8 +373,8 @@ class Puzzle:
         rules, run = self.rules, checked(run)
         state, scramble = text_or_none(state, "state"), text_or_none(scramble, "scramble")
         states = whole(states, "--states")
-        if states < 1:
-            raise ValueError(f"--states must be at least 1, got {states}")
+        if not 1 <= states <= 2**63 - 1:  # the search counts its states in 64-bit integers
+            raise ValueError(f"--states must be between 1 and {2**63 - 1}, got {digits_text(str(states))}")
         t0 = time.perf_counter()
         if (state is None) == (scramble is None):
             raise ValueError("give the state to solve, or a scramble that makes it (not both)")
