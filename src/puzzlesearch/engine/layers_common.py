@@ -76,11 +76,6 @@ def passes(kind: int) -> ModuleType:
     return layers_kernel
 
 
-def images_at_most(space: Space) -> int:
-    """The images a state has at most: what a buffer of far images keeps room for."""
-    return max(len(space.moves), space.pegs * (space.pegs - 1), 1)
-
-
 # --- memory ---------------------------------------------------------------------------------------------
 
 
@@ -237,6 +232,6 @@ def stored_census_answers(stored: object, show: int) -> bool:
 
 
 __all__ = ["BLOCK", "BUFFER", "FORMAT", "MAGIC", "MAX_STATES", "NOT_REACHED", "Layers", "buffered",
-           "check_checkpoint", "check_space", "depth", "describe", "images_at_most", "memory_needed",
+           "check_checkpoint", "check_space", "depth", "describe", "memory_needed",
            "memory_needed_for", "passes", "read_checkpoint", "read_header", "record_layer", "space_hash",
            "stored_census_answers", "write_bits", "write_checkpoint"]
