@@ -229,6 +229,7 @@ SETUP: dict[str, list[tuple[str, ...]]] = {
 # clock, a timed sample): shown as a real run once, never compared.
 TIMED = {
     "puzzlesearch queens estimate -n 20": "times row sets drawn at random",
+    "puzzlesearch queens estimate -n 19 --seeds 3": "times row sets drawn at random, for each seed",
     "puzzlesearch queens estimate -n 23 --workers 64":
         "times row sets drawn at random (and builds the 0.5 GiB quarter table of n = 23)",
     "puzzlesearch topswops long -n 16 --seconds 10": "an anytime search stopped by the clock, on 2 threads",
