@@ -146,9 +146,8 @@ def search(space: Space, *, run: RunOptions = RunOptions(), show: int = 10,  # n
             if ckpt is not None:
                 write_checkpoint(ckpt, params, cells, hist, directions, found, done, dist)
     out = np.empty(show, dtype=np.int64)
-    total = k.collect(cells, space.size, k.CUR, show, out)
-    far = tuple(int(i) for i in out[: min(show, total)])
-    return Layers(tuple(hist), far, int(total), directions, nbytes, workers, time.perf_counter() - t0,
+    far = tuple(int(i) for i in out[: k.first(cells, space.size, k.CUR, show, out)])
+    return Layers(tuple(hist), far, hist[-1], directions, nbytes, workers, time.perf_counter() - t0,
                   resumed,
                   {w: found[w] for w in watch if w in found})
 

@@ -473,6 +473,23 @@ def collect(cells, size, value, limit, out):
     return k
 
 
+@njit(cache=True, nogil=True)
+def first(cells, size, value, limit, out):
+    """The first `limit` indices whose state is `value` into out, and no further look (the
+    count of the last layer is its histogram's); how many were put."""
+    k = 0
+    idx = 0
+    while idx < size and k < limit:
+        if (idx & 3) == 0 and cells[idx >> 2] == 0:  # four OLD states
+            idx += 4
+            continue
+        if get(cells, idx) == value:
+            out[k] = idx
+            k += 1
+        idx += 1
+    return k
+
+
 @njit(cache=True)
 def state_of(idx, kind, n, radix, compressed, parity, digits, cards):
     """The digits and cards of one index (for drivers and tests)."""

@@ -273,9 +273,11 @@ def push(cells, lo, hi, start, kind, n, moves, table, coords, tabs, cols, buf, c
     vals, rows, known, partial, labels, twists, tally = scratch(n, m, nc)
     nl, rl, wl, offl = last_row(coords)
     ranks = partial[nc]
-    held = np.zeros(max(m, 1), dtype=np.uint8)
+    # the images still unseen when first read, gathered without a branch: whether an image
+    # is unseen is a coin toss in the middle layers, which a branch would mispredict
+    unseen = np.zeros(max(m, 1), dtype=np.int64)
     address = cells.ctypes.data
-    marked, nb = 0, 0
+    marked = 0
     last = -1
     idx = start
     while idx < hi:
@@ -286,27 +288,31 @@ def push(cells, lo, hi, start, kind, n, moves, table, coords, tabs, cols, buf, c
             idx += 1
             continue
         d = idx - last
+        k = 0
         if last >= 0 and vals[nl] + d < rl:  # only the last coordinate moves: one row
             vals[nl] += d
             base = offl + vals[nl] * m
             for j in range(m):
-                ranks[j] = partial[nl, j] + tabs[base + cols[j]] * wl
+                t = partial[nl, j] + tabs[base + cols[j]] * wl
+                unseen[k] = t
+                k += get(cells, t) == UNSEEN
         else:
             top = locate(idx, last, coords, vals)
             refresh(top, n, coords, vals, moves, table, tabs, cols, rows, known, partial, labels, twists,
                     tally)
+            for j in range(m):
+                t = ranks[j]
+                unseen[k] = t
+                k += get(cells, t) == UNSEEN
         last = idx
-        for j in range(m):  # every byte first: independent loads the CPU overlaps (cache misses)
-            held[j] = cells[ranks[j] >> 2]
-        for j in range(m):
-            t = ranks[j]
-            # a seen state never becomes unseen; read again (cached now) before the atomic
-            # step, since an earlier image may have marked it
-            if (held[j] >> ((t & 3) << 1)) & 3 == UNSEEN and get(cells, t) == UNSEEN:
+        for i in range(k):
+            t = unseen[i]
+            # read again before the atomic step: an earlier image of this state may be the same
+            if get(cells, t) == UNSEEN:
                 marked += mark_next(address, t)
         idx += 1
     counts[0] = marked
-    counts[1] = nb
+    counts[1] = 0
     return idx
 
 
@@ -365,22 +371,27 @@ def pull(cells, lo, hi, kind, n, moves, table, coords, tabs, cols):
         if get(cells, idx) != UNSEEN:
             idx += 1
             continue
-        d = idx - last
-        if last >= 0 and vals[nl] + d < rl:  # only the last coordinate moves: one row
+        prev, last = last, idx
+        d = idx - prev
+        if prev >= 0 and vals[nl] + d < rl:  # only the last coordinate moves: one row
             vals[nl] += d
             base = offl + vals[nl] * m
+            # one image at a time, each made only when asked for: most states find a
+            # predecessor among their first few
             for j in range(m):
-                ranks[j] = partial[nl, j] + tabs[base + cols[j]] * wl
+                if get(cells, partial[nl, j] + tabs[base + cols[j]] * wl) == CUR:
+                    put(cells, idx, NEXT)
+                    marked += 1
+                    break
         else:
-            top = locate(idx, last, coords, vals)
+            top = locate(idx, prev, coords, vals)
             refresh(top, n, coords, vals, moves, table, tabs, cols, rows, known, partial, labels, twists,
                     tally)
-        last = idx
-        for j in range(m):  # one at a time: most states find a predecessor early
-            if get(cells, partial[nc, j]) == CUR:
-                put(cells, idx, NEXT)
-                marked += 1
-                break
+            for j in range(m):
+                if get(cells, ranks[j]) == CUR:
+                    put(cells, idx, NEXT)
+                    marked += 1
+                    break
         idx += 1
     return marked
 
