@@ -31,7 +31,7 @@ from test_interrupts import done_tasks
 distributed = pytest.importorskip("distributed")
 
 #: fields of a JSON answer that say how a run went, not what it found
-HOW_IT_RAN = {"seconds", "workers", "directions", "nodes", "nodes_per_level", "searched"}
+HOW_IT_RAN = {"seconds", "workers", "directions", "nodes", "nodes_per_level", "searched", "kernels"}
 
 #: (name, arguments): every command that takes --scheduler, at sizes of a few seconds
 COMMANDS = [
@@ -91,6 +91,9 @@ def test_the_cluster_gives_the_local_answer(dask_cluster, tmp_path, name, args):
     assert untimed(text.out) == untimed(local_text.out)
     assert answer_fields(as_json.json()) == answer_fields(local_json.json())
     assert set(as_json.json()) == set(local_json.json())
+    if name in ("queens constellation", "queens corner"):
+        # the kernels compiled ahead of time hold the GIL: a worker's threads run the JIT ones
+        assert as_json.json()["kernels"] == "jit"
 
 
 # --- faults, each command in its own process ----------------------------------------------------------

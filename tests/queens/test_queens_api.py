@@ -95,12 +95,16 @@ def test_the_jit_kernels_give_the_same_task_results():
         assert tasks.corner_task(t, "jit") == tasks.corner_task(t), t
 
 
-def test_long_counts_in_this_process_use_the_kernels_that_release_the_gil(monkeypatch):
+def test_long_counts_in_this_process_and_cluster_threads_use_the_kernels_that_release_the_gil(monkeypatch):
     monkeypatch.delenv("PUZZLESEARCH_KERNELS", raising=False)
-    assert tasks.in_process_kernels(tasks.JIT_IN_PROCESS_N - 1) is None
-    assert tasks.in_process_kernels(tasks.JIT_IN_PROCESS_N) == "jit"
+    big = tasks.JIT_IN_PROCESS_N
+    assert tasks.shared_kernels(big - 1, 1, False) is None
+    assert tasks.shared_kernels(big, 1, False) == "jit"
+    assert tasks.shared_kernels(big, 2, False) is None  # worker processes: the GIL is their own
+    assert tasks.shared_kernels(5, 2, True) == "jit"  # a Dask worker's threads share one process
     monkeypatch.setenv("PUZZLESEARCH_KERNELS", "aot")  # forced: kept
-    assert tasks.in_process_kernels(tasks.JIT_IN_PROCESS_N) is None
+    assert tasks.shared_kernels(big, 1, False) is None
+    assert tasks.shared_kernels(big, 2, True) is None
     monkeypatch.delenv("PUZZLESEARCH_KERNELS")
     # a count from that size on, made small here: in this process on the JIT kernels, on
     # workers as chosen by aot.kernels()

@@ -16,7 +16,8 @@ compiled ahead of time when possible, so that counting does not import numba, el
 JIT kernels (constellation.py, corner.py); the assembly kernels are JIT only. The
 modules with JIT kernels are imported only by the paths that use them: completions and
 listings use complete.py's, and a count of n >= 20 in this process its method's, which
-let Ctrl-C through (``tasks.JIT_IN_PROCESS_N``).
+let Ctrl-C through (``tasks.JIT_IN_PROCESS_N``), as does a count on a Dask cluster, whose
+worker threads would otherwise run one task at a time (``tasks.shared_kernels``).
 
 Boards are tuples of 0-based columns, one per row (``rules.Board``, a tuple that a notebook
 shows as a chess board; ``plot`` draws one into a file); given queens are a mapping
@@ -349,7 +350,7 @@ def count(
         todo = tasks.constellation_tasks(n)
         params = {"puzzle": "queens", "n": n, "method": "constellation"}
         display = Display(label, "solutions", nodes=lambda r: r[tasks.SOLUTIONS])
-        shared = tasks.in_process_kernels(n) if run.scheduler is None and workers == 1 else None
+        shared = tasks.shared_kernels(n, workers, run.scheduler is not None)
         results = _run(tasks.constellation_task, todo, quick, shared=shared, params=params, options=options,
                        display=display)
         unique8 = sum(r[tasks.UNIQUE8] for r in results)
@@ -362,7 +363,7 @@ def count(
     kind = tasks.warm_up("corner")
     todo = tasks.corner_tasks(n)
     params = {"puzzle": "queens", "n": n, "method": "corner"}
-    shared = tasks.in_process_kernels(n) if run.scheduler is None and workers == 1 else None
+    shared = tasks.shared_kernels(n, workers, run.scheduler is not None)
     weight = tasks.corner_weight(n, todo) if bar_enabled(run.progress) else None  # only for a bar
     display = Display(label, "solutions", nodes=lambda r: 8 * r[tasks.C8] + 4 * r[tasks.C4] + 2 * r[tasks.C2],
                       weight=weight)

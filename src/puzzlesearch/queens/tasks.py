@@ -93,10 +93,21 @@ def corner_tasks(n: int) -> list[dict]:
     return split(None, children, _split_target(n))
 
 
-def in_process_kernels(n: int) -> str | None:
-    """The kernels a count of n run in this process (one worker) passes to corner_task."""
-    forced = os.environ.get("PUZZLESEARCH_KERNELS", "").strip().lower() == "aot"  # see aot.py
-    return "jit" if n >= JIT_IN_PROCESS_N and not forced else None
+def shared_kernels(n: int, workers: int, on_cluster: bool) -> str | None:
+    """The kernels a count's tasks run: "jit" for the JIT kernels, None for those of
+    ``aot.kernels()``.
+
+    The ahead-of-time kernels hold the GIL for a whole task, so wherever tasks share a
+    process with other threads they would run one at a time: on a Dask worker, whose
+    threads run tasks side by side, and in this process (one worker) from
+    JIT_IN_PROCESS_N on, where Ctrl-C would wait for a long task. There the JIT kernels
+    run, which release it. ``PUZZLESEARCH_KERNELS=aot`` keeps the ahead-of-time ones.
+    """
+    if os.environ.get("PUZZLESEARCH_KERNELS", "").strip().lower() == "aot":  # see aot.py
+        return None
+    if on_cluster:
+        return "jit"
+    return "jit" if workers == 1 and n >= JIT_IN_PROCESS_N else None
 
 
 def corner_task(task: dict, kernels: str | None = None) -> list[int]:
