@@ -767,6 +767,18 @@ def bench_perm_peers_all(src: Sources) -> str:
             f"smallest first; perm is slower on {len(slower)} of the {len(rows)}. The others:\n\n{skipped}")
 
 
+@renders("benchmarks", "perm_peers_all_large")
+def bench_perm_peers_all_large(src: Sources) -> str:
+    rec = src.use("perm_peers_all_large.json")
+    d = rec.data
+    rows = [_peer_row(r) for r in rec.rows]
+    left = "".join(f"\n- `{s['file']}`: {s['reason']}" for s in d["skipped"])
+    return (table(PEER_HEADER, rows)
+            + f"\n\nThe samples the run above did not reach (over 10^9 states, or past its time "
+            f"budget), in a run of their own ({medians_of(d['repeats'])}, {d['workers']} threads each, the load "
+            f"{d['loadavg_start'][0]:.2f} at its start)." + (f" Not run:{left}" if left else ""))
+
+
 def medians_of(repeats: int) -> str:
     return "one run each" if repeats == 1 else f"medians of {repeats} runs"
 
