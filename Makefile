@@ -41,7 +41,7 @@ lint: $(VENV)/.installed-dev
 	$(BIN)/lint-imports --no-cache
 
 test: lint
-	$(BIN)/python -m pytest -q -m "not slow"
+	$(BIN)/python -m pytest -q -m "not slow" -n auto
 
 test-all: lint
 	$(BIN)/python -m pytest -q

@@ -19,6 +19,15 @@ keeps what ``queens estimate`` said before the run, to compare. ``--estimates 22
 (results/queens_assembly_estimates.json) keeps what ``queens estimate`` says of larger
 boards, for 2 workers and for a cluster of 64.
 
+``--frontier N --checkpoint FILE --sitting SECONDS`` counts a board too long for one sitting
+(Q(22), Q(23)): each call runs the count from its checkpoint for at most SECONDS, then
+ends it as Ctrl-C would (SIGTERM: every finished task stays in the checkpoint), and notes
+the sitting (its date, wall and CPU time, the tasks done, the load) in FILE.sittings.json
+beside the checkpoint, to be committed with it. The call that finishes the count writes
+results/queens_assembly_nN.json: the counts (checked against the published ones), the
+wall and CPU time of all the sittings together, and what ``queens estimate`` said before
+the first.
+
 ``--reference REV`` (results/queens_assembly_sidebyside.json) counts Q(n) for n = 17..20 on
 2 workers with the assembly kernels of this tree and of the git revision REV (its src/,
 taken out with ``git archive`` of the repository the script is run in, into a temporary
@@ -31,19 +40,23 @@ largest resident set of one process (the quarter table is built before the worke
 forked, so they share it and the sum of their sets overstates what the run uses).
 
 Usage: python benchmarks/queens_assembly.py [--n 20 | --n 21 --checkpoint FILE | --estimates N ...
-       | --reference REV [--sizes N ...]] [--repeats R]
+       | --reference REV [--sizes N ...] | --frontier N --checkpoint FILE --sitting S] [--repeats R]
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import os
 import resource
+import signal
+import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -121,6 +134,72 @@ def side_by_side(repeats: int) -> dict:
             "met": "yes" if ratio >= PER_CORE_TARGET else "no"}
 
 
+def _tasks_done(checkpoint: Path) -> tuple[int, float]:
+    """The tasks a checkpoint holds as finished, and the seconds they took (0, 0: none yet)."""
+    if not checkpoint.exists():
+        return 0, 0.0
+    db = sqlite3.connect(f"{checkpoint.resolve().as_uri()}?immutable=1", uri=True)
+    try:
+        done, seconds = db.execute("select count(*), coalesce(sum(seconds), 0) from done").fetchone()
+    finally:
+        db.close()
+    return int(done), float(seconds)
+
+
+def frontier(n: int, checkpoint: str, sitting: float) -> None:
+    """One sitting of a count of n across sittings (see the module docstring)."""
+    ckpt = Path(checkpoint)
+    notes = ckpt.with_name(ckpt.name + ".sittings.json")
+    log = json.loads(notes.read_text()) if notes.exists() else {"n": n, "sittings": []}
+    if log["n"] != n:
+        raise SystemExit(f"{notes} is the log of a count of n = {log['n']}, not {n}")
+    if "estimate" not in log:
+        log["estimate"] = estimate(n)
+    done_before, _ = _tasks_done(ckpt)
+    args = ["queens", "count", "-n", str(n), "--method", "assembly", "--workers", "2", "--checkpoint",
+            str(ckpt), "--json", "--quiet"]
+    # main(args) rather than the program itself, which leaves an interrupted run by os._exit,
+    # maybe before it has reaped its workers: their CPU time would be lost to the count here
+    argv = [sys.executable, "-c", f"import sys\nfrom puzzlesearch.cli import main\nsys.exit(main({args!r}))"]
+    load_start, cpu_before, t0 = list(os.getloadavg()), _cpu(), time.perf_counter()
+    # a session of its own: SIGTERM reaches the count's workers as a terminal's Ctrl-C would
+    # (SIGINT may be ignored here: a background job inherits it so)
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=sitting)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGTERM)
+        out, err = proc.communicate()
+    seconds, cpu = time.perf_counter() - t0, _cpu() - cpu_before
+    done_after, task_seconds = _tasks_done(ckpt)
+    if proc.returncode not in (0, 130):
+        raise SystemExit(f"{argv} exited {proc.returncode}: {err.strip()[-500:]}")
+    log["sittings"].append({"date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+                            "seconds": round(seconds, 1), "cpu_s": round(cpu, 1),
+                            "tasks_before": done_before, "tasks_after": done_after,
+                            "loadavg_start": load_start, "loadavg_end": list(os.getloadavg()),
+                            "finished": proc.returncode == 0})
+    notes.write_text(json.dumps(log, indent=1) + "\n")
+    if proc.returncode != 0:
+        print(f"sitting ended after {seconds:.0f} s: {done_after} tasks done ({done_after - done_before} "
+              f"in this sitting); run the same command again to go on")
+        return
+    result = json.loads(out)
+    assert (result["solutions"], result["unique"]) == published(n), (n, result)
+    sittings = log["sittings"]
+    r = {"n": n, "method": "assembly", "workers": 2, "solutions": result["solutions"],
+         "unique": result["unique"], "tasks": result["tasks"],
+         "seconds": round(sum(x["seconds"] for x in sittings), 1),
+         "cpu_s": round(sum(x["cpu_s"] for x in sittings), 1), "task_cpu_s": round(task_seconds, 1),
+         "sittings": len(sittings), "checkpoint": checkpoint, **log["estimate"]}
+    print_table(f"Q({n}) by assembly, 2 workers, {len(sittings)} sittings", [r],
+                ["n", "seconds", "cpu_s", "solutions", "unique", "estimate_s"])
+    write_results(f"queens_assembly_n{n}", [r], {
+        "command": f"python benchmarks/queens_assembly.py --frontier {n} --checkpoint {checkpoint} "
+                   f"--sitting SECONDS (once a sitting)", "sittings": sittings})
+
+
 def _revision(rev: str) -> str:
     return subprocess.run(["git", "rev-parse", rev], check=True, capture_output=True,
                           text=True).stdout.strip()
@@ -169,7 +248,15 @@ def main() -> None:
     ap.add_argument("--sizes", type=int, nargs="+", default=[17, 18, 19, 20], metavar="N",
                     help="the n of --reference")
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--frontier", type=int, choices=(22, 23), metavar="N",
+                    help="a count of N across sittings, from --checkpoint (22 or 23)")
+    ap.add_argument("--sitting", type=float, default=3600.0, help="seconds of this sitting (--frontier)")
     args = ap.parse_args()
+    if args.frontier:
+        if not args.checkpoint:
+            ap.error("--frontier needs --checkpoint")
+        frontier(args.frontier, args.checkpoint, args.sitting)
+        return
     if args.reference:
         reference(args.reference, args.sizes, args.repeats)
         return

@@ -774,9 +774,10 @@ def bench_perm_peers_all_large(src: Sources) -> str:
     rows = [_peer_row(r) for r in rec.rows]
     left = "".join(f"\n- `{s['file']}`: {s['reason']}" for s in d["skipped"])
     return (table(PEER_HEADER, rows)
-            + f"\n\nThe samples the run above did not reach (over 10^9 states, or past its time "
-            f"budget), in a run of their own ({medians_of(d['repeats'])}, {d['workers']} threads each, the load "
-            f"{d['loadavg_start'][0]:.2f} at its start)." + (f" Not run:{left}" if left else ""))
+            + "\n\nThe samples the run above did not reach (over 10^9 states, or past its time "
+            f"budget), in a run of their own ({medians_of(d['repeats'])}, {d['workers']} threads "
+            f"each, the load {d['loadavg_start'][0]:.2f} at its start)."
+            + (f" Not run:{left}" if left else ""))
 
 
 def medians_of(repeats: int) -> str:

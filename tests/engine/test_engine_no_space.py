@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from puzzlesearch.engine.paths import NoSpace, device, no_space
+from puzzlesearch.engine.paths import NoSpace, device, no_space, show
 from puzzlesearch.engine.store import Checkpoint, NotSaved, ResultsStore, saving
 
 SRC = Path(__file__).resolve().parents[2] / "src"
@@ -48,7 +48,7 @@ def one_line(r: subprocess.CompletedProcess, file: Path) -> str:
     assert r.returncode == 1, r.stderr
     lines = r.stderr.splitlines()
     assert len(lines) == 1 and "Traceback" not in r.stderr, r.stderr
-    assert f"no space left on {device(file)} for {file}" in lines[0], lines[0]
+    assert f"no space left on {device(file)} for {show(file)}" in lines[0], lines[0]
     return lines[0]
 
 
@@ -87,7 +87,7 @@ def test_sqlite_full_in_a_checkpoint_is_no_space(tmp_path):
         _cap(ckpt._db)
         with pytest.raises(NoSpace) as e:
             ckpt.record(0, 1, "x" * 100_000)
-        assert str(e.value) == f"no space left on {device(path)} for {path}"
+        assert str(e.value) == f"no space left on {device(path)} for {show(path)}"
         assert e.value.errno == errno.ENOSPC
         assert ckpt.done() == {}  # the half-written task was rolled back
 
@@ -99,7 +99,7 @@ def test_sqlite_full_in_the_store_is_no_space(tmp_path):
         _cap(store._db)
         with pytest.raises(NotSaved) as e, saving(None, "p(k) = 2"):
             store.put("p", "k2", "x" * 100_000, "test")
-        why = f"no space left on {device(path)} for {path}"
+        why = f"no space left on {device(path)} for {show(path)}"
         assert str(e.value) == f"p(k) = 2 was computed but not saved: {why}"
         assert isinstance(e.value.__cause__, NoSpace)
 

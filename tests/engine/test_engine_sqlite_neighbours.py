@@ -10,6 +10,7 @@ import pytest
 
 from conftest import assert_bad_input, run_cli
 from puzzlesearch.engine.options import RunOptions
+from puzzlesearch.engine.paths import show
 from puzzlesearch.engine.store import Checkpoint, ResultsStore
 
 COMMANDS = {
@@ -46,8 +47,8 @@ def test_a_neighbour_without_its_database_is_refused(tmp_path, monkeypatch, opti
     neighbour.write_bytes(data)
     r = run_cli(*COMMANDS[option], option, "run.db")
     assert_bad_input(r)
-    assert r.err == (f"puzzlesearch: error: {option} run.db: {neighbour} exists but no run with this file "
-                     f"made it; move it away or choose another {option}\n")
+    assert r.err == (f"puzzlesearch: error: {option} run.db: {show(neighbour)} exists but no run with this "
+                     f"file made it; move it away or choose another {option}\n")
     assert neighbour.read_bytes() == data  # left as it was
     assert db.exists() == empty and (not empty or db.stat().st_size == 0)
 

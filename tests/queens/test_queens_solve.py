@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from conftest import assert_bad_input, run_cli
 from puzzlesearch import queens
 from puzzlesearch.engine.failures import CheckFailed
-from puzzlesearch.engine.paths import device
+from puzzlesearch.engine.paths import device, show
 from puzzlesearch.queens import construct, rules
 
 
@@ -233,7 +233,8 @@ def test_a_failed_write_leaves_the_old_file_whole(tmp_path, monkeypatch):
     monkeypatch.setattr(construct, "text", disk_full)
     r = run_cli("queens", "solve", "-n", "8", "--out", path)
     assert r.code == 1 and r.out == ""
-    assert r.err == f"puzzlesearch: the board was not saved: no space left on {device(path)} for {path}\n"
+    assert r.err == ("puzzlesearch: the board was not saved: no space left on "
+                     f"{device(path)} for {show(path)}\n")
     assert path.read_text() == "an old board\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["board.txt"]
 

@@ -34,7 +34,6 @@ apart by the check's own reading, without the second asking.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import functools
 import importlib.util
@@ -216,6 +215,8 @@ def _confirm(address: str) -> object:
             comm.abort()
 
     def run() -> None:
+        import asyncio  # here: only a run on a cluster needs it (30 ms of every start)
+
         with contextlib.suppress(BaseException):  # whatever fails, there is no answer
             asyncio.run(asyncio.wait_for(ask(), CONFIRM_SECONDS))
 
