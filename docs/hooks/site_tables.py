@@ -776,7 +776,7 @@ def bench_perm_peers_all_large(src: Sources) -> str:
     return (table(PEER_HEADER, rows)
             + "\n\nThe samples the run above did not reach (over 10^9 states, or past its time "
             f"budget), in a run of their own ({medians_of(d['repeats'])}, {d['workers']} threads "
-            f"each, the load {d['loadavg_start'][0]:.2f} at its start)."
+            "each)."
             + (f" Not run:{left}" if left else ""))
 
 
