@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -20,6 +21,18 @@ import time
 from pathlib import Path
 
 RESULTS = Path(__file__).parent / "results"
+
+
+def done_tasks(checkpoint: str | Path) -> tuple[int, float]:
+    """The tasks a task checkpoint (engine.store.Checkpoint) holds as finished and the seconds
+    they took; (0, 0) when there is none or it cannot be read yet. Read only: a run may be
+    writing it."""
+    try:
+        with sqlite3.connect(f"file:{checkpoint}?mode=ro", uri=True, timeout=5) as db:
+            count, seconds = db.execute("select count(*), coalesce(sum(seconds), 0) from done").fetchone()
+    except sqlite3.Error:
+        return 0, 0.0
+    return int(count), float(seconds)
 
 
 def run_once(

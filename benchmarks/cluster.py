@@ -25,7 +25,6 @@ import http.server
 import json
 import os
 import socket
-import sqlite3
 import statistics
 import subprocess
 import sys
@@ -34,7 +33,7 @@ import threading
 import time
 from pathlib import Path
 
-from _bench import print_table, write_results
+from _bench import done_tasks, print_table, write_results
 
 TESTS = Path(__file__).resolve().parent.parent / "tests"
 sys.path.insert(0, str(TESTS))  # the cluster the tests start, and their list of commands
@@ -59,11 +58,7 @@ def run(args: list[str], cwd: Path, env: dict | None = None, timeout: float = 60
 
 
 def done(ckpt: Path) -> int:
-    try:
-        with sqlite3.connect(f"file:{ckpt}?mode=ro", uri=True, timeout=1) as db:
-            return db.execute("select count(*) from done").fetchone()[0]
-    except sqlite3.Error:
-        return 0
+    return done_tasks(ckpt)[0]
 
 
 def started(args: list[str], cwd: Path, env: dict | None = None) -> subprocess.Popen:

@@ -51,7 +51,6 @@ import json
 import os
 import resource
 import signal
-import sqlite3
 import statistics
 import subprocess
 import sys
@@ -61,7 +60,7 @@ from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-from _bench import print_table, run_once, write_results  # noqa: E402
+from _bench import done_tasks, print_table, run_once, write_results  # noqa: E402
 from queens import count_case, published  # noqa: E402
 
 TARGETS = {18: 8.0, 19: 50.0, 20: 300.0, 21: 2700.0}  # seconds on 2 workers
@@ -134,18 +133,6 @@ def side_by_side(repeats: int) -> dict:
             "met": "yes" if ratio >= PER_CORE_TARGET else "no"}
 
 
-def _tasks_done(checkpoint: Path) -> tuple[int, float]:
-    """The tasks a checkpoint holds as finished, and the seconds they took (0, 0: none yet)."""
-    if not checkpoint.exists():
-        return 0, 0.0
-    db = sqlite3.connect(f"{checkpoint.resolve().as_uri()}?immutable=1", uri=True)
-    try:
-        done, seconds = db.execute("select count(*), coalesce(sum(seconds), 0) from done").fetchone()
-    finally:
-        db.close()
-    return int(done), float(seconds)
-
-
 def frontier(n: int, checkpoint: str, sitting: float) -> None:
     """One sitting of a count of n across sittings (see the module docstring)."""
     ckpt = Path(checkpoint)
@@ -155,7 +142,7 @@ def frontier(n: int, checkpoint: str, sitting: float) -> None:
         raise SystemExit(f"{notes} is the log of a count of n = {log['n']}, not {n}")
     if "estimate" not in log:
         log["estimate"] = estimate(n)
-    done_before, _ = _tasks_done(ckpt)
+    done_before, _ = done_tasks(ckpt)
     args = ["queens", "count", "-n", str(n), "--method", "assembly", "--workers", "2", "--checkpoint",
             str(ckpt), "--json", "--quiet"]
     # main(args) rather than the program itself, which leaves an interrupted run by os._exit,
@@ -172,7 +159,7 @@ def frontier(n: int, checkpoint: str, sitting: float) -> None:
         os.killpg(proc.pid, signal.SIGTERM)
         out, err = proc.communicate()
     seconds, cpu = time.perf_counter() - t0, _cpu() - cpu_before
-    done_after, task_seconds = _tasks_done(ckpt)
+    done_after, task_seconds = done_tasks(ckpt)
     if proc.returncode not in (0, 130):
         raise SystemExit(f"{argv} exited {proc.returncode}: {err.strip()[-500:]}")
     log["sittings"].append({"date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),

@@ -15,7 +15,6 @@ import argparse
 import json
 import os
 import signal
-import sqlite3
 import statistics
 import subprocess
 import sys
@@ -23,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _bench import print_table, run_once, write_results
+from _bench import done_tasks, print_table, run_once, write_results
 
 TMP = Path(tempfile.mkdtemp(prefix="puzzlesearch-scale-"))
 STORE = TMP / "results.sqlite"
@@ -45,11 +44,7 @@ def timed(n: int, repeats: int, *extra: str) -> tuple[float, dict, list[float]]:
 
 
 def done(path: Path) -> int:
-    try:
-        with sqlite3.connect(path, timeout=5) as db:
-            return db.execute("select count(*) from done").fetchone()[0]
-    except sqlite3.Error:
-        return 0
+    return done_tasks(path)[0]
 
 
 def resume_case(n: int, full: float) -> dict:
