@@ -96,6 +96,18 @@ def measure(argv: list[str], repeats: int = 3, timeout: float | None = None, env
     }
 
 
+def cpu_model() -> str | None:
+    """The CPU's model name (Linux): the project's VMs change hosts, and the figures with them."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return None
+
+
 def machine() -> dict:
     return {
         "date": time.strftime("%Y-%m-%d"),
@@ -103,6 +115,7 @@ def machine() -> dict:
         "machine": platform.machine(),
         "cpus": os.cpu_count(),
         "processor": platform.processor() or platform.uname().machine,
+        "cpu": cpu_model(),
     }
 
 

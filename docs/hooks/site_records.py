@@ -211,7 +211,7 @@ class Record:
     @property
     def machine(self) -> str:
         m = self.data["machine"]
-        processor = m.get("processor") or m.get("machine")
+        processor = m.get("cpu") or m.get("processor") or m.get("machine")
         cores = "" if "core" in processor else f", {m['cpus']} CPUs"
         return f"{processor}{cores}, Python {m['python']}"
 
