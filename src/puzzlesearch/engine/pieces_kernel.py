@@ -288,22 +288,20 @@ def push(cells, lo, hi, start, kind, n, moves, table, coords, tabs, cols, buf, c
             idx += 1
             continue
         d = idx - last
-        k = 0
         if last >= 0 and vals[nl] + d < rl:  # only the last coordinate moves: one row
             vals[nl] += d
             base = offl + vals[nl] * m
             for j in range(m):
-                t = partial[nl, j] + tabs[base + cols[j]] * wl
-                unseen[k] = t
-                k += get(cells, t) == UNSEEN
+                ranks[j] = partial[nl, j] + tabs[base + cols[j]] * wl
         else:
             top = locate(idx, last, coords, vals)
             refresh(top, n, coords, vals, moves, table, tabs, cols, rows, known, partial, labels, twists,
                     tally)
-            for j in range(m):
-                t = ranks[j]
-                unseen[k] = t
-                k += get(cells, t) == UNSEEN
+        k = 0
+        for j in range(m):
+            t = ranks[j]
+            unseen[k] = t
+            k += get(cells, t) == UNSEEN
         last = idx
         for i in range(k):
             t = unseen[i]
