@@ -117,6 +117,7 @@ CATALOG: dict[str, Entry] = {
     "queens_assembly.json": _script(None),  # keeps its command line
     "queens_assembly_n20.json": _script(None, True),  # each keeps its command line
     "queens_assembly_n21.json": _script(None, True),
+    "queens_assembly_n22.json": _script(None, True),
     "queens_assembly_estimates.json": _script(None),
     "queens_assembly_sidebyside.json": _script(None),  # keeps its command line
     "pancake_13.json": _script(None, True),
