@@ -29,7 +29,7 @@ import numpy as np
 
 from puzzlesearch.engine.memory import gib, require
 from puzzlesearch.engine.paths import replacing, show
-from puzzlesearch.engine.space import PIECES, Space
+from puzzlesearch.engine.space import GROUP, PIECES, Space
 from puzzlesearch.engine.store import LAYERS_COMMANDS, LAYERS_MAGIC, SQLITE_HEADER, canonical_json
 
 BLOCK = 1 << 14  # states whose CUR count is kept, to deal a top-down pass out evenly
@@ -66,7 +66,12 @@ class Layers:
 
 def passes(kind: int) -> ModuleType:
     """The kernels whose push, emit and pull search this kind of space (the first of
-    Space.arrays): pieces_kernel for PIECES, layers_kernel for the others. Loads numba."""
+    Space.arrays): pieces_kernel for PIECES, group_kernel for GROUP, layers_kernel for the
+    others. Loads numba."""
+    if kind == GROUP:
+        from puzzlesearch.engine import group_kernel
+
+        return group_kernel
     if kind == PIECES:
         from puzzlesearch.engine import pieces_kernel
 

@@ -33,7 +33,8 @@ HANOI   discs on p pegs: digit i = the peg of disc n - 1 - i (the largest disc f
         larger or that is empty.
 
 A fifth kind, PIECES (puzzles described by sets of pieces), has passes of its own in
-`pieces_kernel`, on the same bits and tables.
+`pieces_kernel`, on the same bits and tables, and a sixth, GROUP (the elements of a
+permutation group, ranked by a stabiliser chain), in `group_kernel`.
 
 Each kernel works on a range of states. A bottom-up pass writes only the bytes of its own
 range, so threads on disjoint, byte-aligned ranges never race; a top-down pass marks
@@ -60,7 +61,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 UNSEEN, OLD, CUR, NEXT = 3, 0, 1, 2
-PERM, SIGNED, HANOI, FLIPS, PIECES = 0, 1, 2, 3, 4
+PERM, SIGNED, HANOI, FLIPS, PIECES, GROUP = 0, 1, 2, 3, 4, 5
 #: the moves a bottom-up pass checks together, after the others one by one: the longest
 #: ones, whose images are far away (cache misses)
 FAR_MOVES = 3

@@ -2,7 +2,7 @@
 
 A space numbers its states 0..size-1 by a mixed-radix rank and describes its moves by plain
 tuples, the form the kernels take (`layers_kernel`, whose module docstring gives the
-ranks). Four kinds are built here from a puzzle's own words:
+ranks). Four kinds are built here from a puzzle's own words, and a fifth in `group_space`:
 
 * permutations (`perm_space`): moves given as position permutations ``new[i] = old[perm[i]]``
   on decks of cards 1..n, top first. When every move is even, only the start's parity is
@@ -14,7 +14,10 @@ ranks). Four kinds are built here from a puzzle's own words:
   (`PieceSet`: the corners of a cube, its edges, ...), each piece with a twist 0..k-1 and
   pieces of a set possibly identical. A move is a gather and a twist added in each set.
   A set of distinct pieces on which every move is even holds its start's parity only,
-  and its index that half alone (`one_parity`), as a deck's does.
+  and its index that half alone (`one_parity`), as a deck's does;
+* group elements (GROUP, `group_space`): pieces all distinct, each state an element of the
+  group the moves generate, ranked by the digits of a stabiliser chain: exactly the
+  reachable states, where the pieces' index would hold many times more.
 
 Building a space loads no numba; reading a deck back (`deck_of`) does; reading pieces
 back (`pieces_state`, `pieces_index`) is plain Python.
@@ -33,7 +36,7 @@ from puzzlesearch.engine import pieces_tables as pt
 
 #: the kinds of space: the numbers layers_kernel's kernels dispatch on, repeated here so that
 #: building a space does not load numba (tests/engine check that the two agree)
-PERM, SIGNED, HANOI, FLIPS, PIECES = 0, 1, 2, 3, 4
+PERM, SIGNED, HANOI, FLIPS, PIECES, GROUP = 0, 1, 2, 3, 4, 5
 #: PIECES: the rows of Space.table, one column a position (see pieces_kernel, which
 #: repeats them, like the kinds)
 K, AW, TW, HI, DISTINCT, ARR, TWN, W, TOTAL, TSUM, NLAB, COUNT, PAR = range(13)
@@ -66,12 +69,13 @@ class PieceSet:
 class Space:
     """A ranked state space and its moves, in the form the kernels take (see layers_kernel).
 
-    kind     PERM (FLIPS when every move is a flip), SIGNED, HANOI or PIECES
-    n        cards (or discs; PIECES: positions, all sets together)
+    kind     PERM (FLIPS when every move is a flip), SIGNED, HANOI, PIECES or GROUP
+    n        cards (or discs; PIECES: positions, all sets together; GROUP: points)
     radix    the radix of each digit, most significant first; size = their product
              (halved when compressed); PIECES: the size of each set
     moves    PERM: move j as a gather on bottom-first decks, q'[i] = q[moves[j][i]];
-             PIECES: the gather over all positions, then the twist each position adds
+             PIECES: the gather over all positions, then the twist each position adds;
+             GROUP: the image of each point
     reach    PERM: the top cards move j may change; SIGNED: the k of each burnt flip
     inverse  the moves backwards (and inverse_reach): what a bottom-up pass applies
     start    the index the search starts from
@@ -79,7 +83,8 @@ class Space:
     table    PIECES: each set's description (pieces_kernel)
     sets     a space pieces_space built: its PieceSets, for pieces_state and pieces_index
     coords   PIECES: its coordinates, which of them move through tables (pieces_tables.plan)
-    table_bytes  PIECES: the bytes those tables take
+    table_bytes  PIECES: the bytes those tables take; GROUP: those of its chain's rows
+    chain    GROUP: its stabiliser chain (base, orbits, rows), see group_space
     """
 
     name: str
@@ -100,6 +105,7 @@ class Space:
     sets: tuple[PieceSet, ...] = ()
     coords: tuple[tuple[int, ...], ...] = ()
     table_bytes: int = 0
+    chain: tuple = ()
     size: int = field(init=False)
 
     def __post_init__(self) -> None:
@@ -108,8 +114,11 @@ class Space:
     def arrays(self, backwards: bool = False) -> tuple:
         """The kernel arguments after (cells, lo, hi[, start]): kind .. reach; PIECES: kind,
         n, moves, table, coords, tabs, cols (pieces_kernel; the move tables are built here,
-        once per process)."""
+        once per process); GROUP: kind, n, moves, base, pos, inv, fwd, weights (group_kernel)."""
         moves = self.inverse if backwards else self.moves
+        if self.kind == GROUP:
+            return (self.kind, self.n, np.array(moves, dtype=np.int32).reshape(len(moves), self.n),
+                    *chain_arrays(self.n, self.chain))
         if self.kind == PIECES:
             cols = tuple(range(len(moves)))
             source = moves
@@ -141,6 +150,25 @@ class Space:
             kind, n, _, compressed, parity, radix, *_ = self.arrays()
             k.state_of(index, kind, n, radix, compressed, parity, digits, cards)
         return [int(d) for d in digits], [int(c) for c in cards]
+
+
+def chain_arrays(n: int, chain: tuple) -> tuple[np.ndarray, ...]:
+    """A GROUP space's chain as group_kernel takes it: the base points; pos[j, x], the digit
+    of point x at level j (-1: not in its orbit); inv[j, d], the inverted transversal row of
+    digit d (it sends that orbit point to base[j]); fwd[j, d], the row itself; the weight
+    of each level's digit."""
+    base, orbits, rows = chain
+    k, width = len(base), max((len(o) for o in orbits), default=1)
+    pos = np.full((k, n), -1, dtype=np.int32)
+    inv = np.zeros((k, width, n), dtype=np.int32)
+    fwd = np.zeros((k, width, n), dtype=np.int32)
+    for j, (orbit, level) in enumerate(zip(orbits, rows, strict=True)):
+        for d, (x, row) in enumerate(zip(orbit, level, strict=True)):
+            pos[j, x] = d
+            inv[j, d] = row
+            fwd[j, d, np.array(row, dtype=np.int64)] = np.arange(n, dtype=np.int32)
+    weights = [prod(len(o) for o in orbits[j + 1:]) for j in range(k)]
+    return np.array(base, dtype=np.int64), pos, inv, fwd, np.array(weights, dtype=np.int64)
 
 
 def parity(perm: Sequence[int]) -> int:
@@ -542,6 +570,6 @@ def _table(sets: tuple[PieceSet, ...], sizes: list[int], halved: list[bool], n: 
     return tuple(tuple(r) for r in rows)
 
 
-__all__ = ["FLIPS", "HANOI", "PERM", "PIECES", "SIGNED", "PieceSet", "Space", "deck_of", "hanoi_index",
-           "hanoi_space", "multinomial", "one_parity", "parity", "perm_space", "pieces_index", "pieces_space",
-           "pieces_state", "signed_space"]
+__all__ = ["FLIPS", "GROUP", "HANOI", "PERM", "PIECES", "SIGNED", "PieceSet", "Space", "chain_arrays",
+           "deck_of", "hanoi_index", "hanoi_space", "multinomial", "one_parity", "parity", "perm_space",
+           "pieces_index", "pieces_space", "pieces_state", "signed_space"]

@@ -54,8 +54,18 @@ from puzzlesearch.engine.paths import show as shown
 from puzzlesearch.engine.progress import Meter
 from puzzlesearch.engine.store import NotSaved, ResultsStore, canonical_json, saving
 from puzzlesearch.perm import bidir, formats, group, pictures, puzzlefile
-from puzzlesearch.perm.fullbfs import MAX_SHOW, Census, Table, census, census_memory, check_show, table, walk
-from puzzlesearch.perm.layout import Layout, index_size, layout
+from puzzlesearch.perm.fullbfs import (
+    MAX_SHOW,
+    Census,
+    Table,
+    census,
+    census_memory,
+    check_show,
+    indexed,
+    table,
+    walk,
+)
+from puzzlesearch.perm.layout import Layout, layout
 from puzzlesearch.perm.rules import Rules, State, parse_moves, parse_state, play, state_text
 
 STORE_GROUP = "perm group"
@@ -315,7 +325,7 @@ class Puzzle:
         found = group.count(rules, run.memory)
         _remember(rules, found, run)
         lay = layout(rules)
-        size = index_size(lay)
+        size = indexed(rules, lay)
         pieces = tuple(f"{s.name}: {len(s.positions)} {plural(len(s.positions), 'position')}"
                        + (f", {s.twists} twists" if s.twists > 1 else "")
                        + (f", {len(set(s.colours))} {plural(len(set(s.colours)), 'colour')}"

@@ -10,16 +10,26 @@ asking again is instant. One orbit of distinct pieces without twists (a deck of 
 stack of pancakes) is a permutation space, searched exactly as `shuffle god` and
 `pancake god` search theirs.
 
+When every piece is distinct and the moves tie them together in ways no twist sum or
+parity tells, the pieces' index holds many times the states (the TurnFour's 256 times,
+Conway's M24 puzzle's 10^15 times). Such a puzzle's states are the elements of the group
+its moves generate, and the census indexes exactly those (`engine.group_space`), ranked
+by the stabiliser chain of `schreier`, whenever the pieces' index would hold GROUP_FACTOR
+times the states or more.
+
 With a checkpoint, the census also keeps every state's distance mod 3 in it (twice the
 memory), so that the finished file is a table `walk` solves any state from in one pass.
 """
 
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass
+from math import prod
 
 from puzzlesearch.engine import figures, layers
+from puzzlesearch.engine.group_space import group_index, group_space, group_state, point_moves
 from puzzlesearch.engine.layers_common import (
     MAX_STATES,
     NOT_REACHED,
@@ -33,14 +43,21 @@ from puzzlesearch.engine.memory import gib, require
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.engine.params import number_text
 from puzzlesearch.engine.paths import show as shown
-from puzzlesearch.engine.space import PieceSet, Space, pieces_index, pieces_space, pieces_state
+from puzzlesearch.engine.space import GROUP, PieceSet, Space, pieces_index, pieces_space, pieces_state
 from puzzlesearch.engine.store import ResultsStore, canonical_json, saving
+from puzzlesearch.perm import group, schreier
 from puzzlesearch.perm.layout import Layout, full_state, index_size, layout, orbit_move, orbit_state
 from puzzlesearch.perm.rules import Rules, State, apply, inverse, state_text
 
 STORE_PUZZLE = "perm census"
 STORED_FARTHEST = 100  # farthest states kept in the store (more are computed again)
 MAX_SHOW = 10_000  # farthest states a census lists at most
+#: the census indexes the group's elements once the pieces' index holds this many times the
+#: states (or more than one search indexes, the states not): an image costs a sift through the chain there,
+#: k(k - 1)/2 dependent lookups for k levels, against a few table rows for the pieces. Both
+#: ways on 2 threads (Xeon VM): twsearch's Pyraminx, 12 times, 121 s by its group against
+#: 24 s by its pieces; its Skewb, 9 times, 8.5 s against 2.1 s; the break-even is near 60
+GROUP_FACTOR = 64
 
 
 @dataclass(frozen=True)
@@ -93,7 +110,7 @@ def check_show(show: int) -> None:
 def check_census(rules: Rules, lay: Layout, run: RunOptions) -> int:
     """Refuse (ValueError, one line with the memory it would need) a full search beyond the
     engine's index or the memory cap; else the states it indexes. From the sizes alone."""
-    size = index_size(lay)
+    size = indexed(rules, lay)
     need = census_memory(rules, lay, _keeps_depths(run))
     if size > MAX_STATES:
         raise ValueError(f"full BFS of {rules.name} indexes {number_text(size)} states: it would need "
@@ -109,7 +126,7 @@ def census_memory(rules: Rules, lay: Layout, depths: bool = False) -> int:
     """The bytes a census allocates: its bits (engine.layers_common.memory_needed_for) and,
     for a space the engine indexes, the move tables of its coordinates
     (engine.pieces_tables), planned without building them."""
-    size = index_size(lay)
+    size = indexed(rules, lay)
     if size > MAX_STATES:  # refused by its size: the bits say how far beyond
         return memory_needed_for(size, depths)
     return memory_needed(space(rules, lay), depths)
@@ -121,18 +138,70 @@ def _keeps_depths(run: RunOptions) -> bool:
     return run.checkpoint is not None and run.scheduler is None
 
 
-def space(rules: Rules, lay: Layout) -> Space:
-    """The puzzle as the engine's space of pieces, one set an orbit, from the solved state."""
+def indexed(rules: Rules, lay: Layout) -> int:
+    """The states the census indexes: the group's order when it indexes the group's
+    elements (`group_chain`), else the pieces' index (`layout.index_size`)."""
+    chain = group_chain(rules)
+    return prod(len(o) for o in chain[1]) if chain is not None else index_size(lay)
+
+
+@functools.lru_cache(maxsize=32)
+def group_chain(rules: Rules) -> tuple | None:
+    """The stabiliser chain (base, orbits, inverted rows; `engine.group_space`) of the group
+    the moves generate on the points, when the census indexes its elements: every piece
+    distinct, and the pieces' index GROUP_FACTOR times the states or more, or beyond what one
+    search indexes (MAX_STATES) when the states are not. None otherwise,
+    and for a group `group.count` cannot count (the pieces' index then refuses it by its
+    size). The chain is grown to the proved order, from a fixed seed: the same chain, so the
+    same indices, in every process (a checkpoint's, a cluster worker's)."""
+    lay = layout(rules)
+    if any(len(counts) < len(orbit) for counts, orbit in zip(lay.counts, lay.orbits, strict=True)):
+        return None
+    try:
+        order = group.count(rules).group_order
+    except ValueError:
+        return None
+    pieces = index_size(lay)
+    if pieces < GROUP_FACTOR * order and not pieces > MAX_STATES >= order:
+        return None
+    sets, moves = _pieces(rules, lay)
+    gens = list(dict.fromkeys(point_moves(sets, moves)))
+    chain = schreier.Chain(gens)
+    if chain.grow(order) != order:
+        return None
+    orbits = chain.points
+    rows = [[[int(x) for x in chain.rows[chain.where[j, p]]] for p in orbit]
+            for j, orbit in enumerate(orbits)]
+    return [int(b) for b in chain.base[:chain.levels]], orbits, rows
+
+
+def _pieces(rules: Rules, lay: Layout) -> tuple[list[PieceSet], list]:
+    """The orbits as the engine's sets of pieces, from the solved state, and the moves on them."""
     solved = rules.solved[0]
     sets = [PieceSet(len(orbit), k, tuple(solved[g] for g in orbit), s)
             for orbit, k, s in zip(lay.orbits, lay.twists, lay.twist_sum, strict=True)]
     moves = [[orbit_move(lay, m, o) for o in range(len(lay.orbits))] for m in rules.moves]
+    return sets, moves
+
+
+def space(rules: Rules, lay: Layout) -> Space:
+    """The puzzle as the engine's space, one set an orbit, from the solved state: the
+    group's elements (GROUP) when `group_chain` gives a chain, else the pieces' space."""
+    sets, moves = _pieces(rules, lay)
+    chain = group_chain(rules)
+    if chain is not None:
+        return group_space(rules.name, sets, moves, {"puzzle": "perm"}, chain)
     return pieces_space(rules.name, sets, moves, {"puzzle": "perm"}, "states")
+
+
+def _index(sp: Space, parts: list) -> int:
+    return group_index(sp, parts) if sp.kind == GROUP else pieces_index(sp, parts)
 
 
 def state_of(rules: Rules, lay: Layout, sp: Space, index: int) -> str:
     """The state with this index, in the file's words."""
-    return state_text(rules, full_state(rules, lay, pieces_state(sp, index)))
+    parts = group_state(sp, index) if sp.kind == GROUP else pieces_state(sp, index)
+    return state_text(rules, full_state(rules, lay, parts))
 
 
 def census(rules: Rules, show: int = 10, *, run: RunOptions = RunOptions()) -> Census:  # noqa: B008 (frozen)
@@ -215,9 +284,14 @@ def walk(rules: Rules, lay: Layout, start: State, tab: Table) -> tuple[str, ...]
     sp, depths = tab.space, tab.depths
 
     def index(state: State) -> int:
-        return pieces_index(sp, [orbit_state(lay, state, o) for o in range(len(lay.orbits))])
+        return _index(sp, [orbit_state(lay, state, o) for o in range(len(lay.orbits))])
 
-    d = depth(depths, index(start))
+    try:
+        d = depth(depths, index(start))
+    except ValueError:
+        if sp.kind != GROUP:
+            raise
+        return None  # no element of the group: never reached, as an index the census did not reach
     if d == NOT_REACHED:
         return None
     damaged = f"checkpoint {shown(tab.file)} does not hold this puzzle's distances"
@@ -239,4 +313,4 @@ def walk(rules: Rules, lay: Layout, start: State, tab: Table) -> tuple[str, ...]
 
 
 __all__ = ["MAX_SHOW", "STORE_PUZZLE", "Census", "census", "census_memory", "check_census", "check_show",
-           "space", "state_of", "Table", "table", "undone_by_moves", "walk"]
+           "group_chain", "indexed", "space", "state_of", "Table", "table", "undone_by_moves", "walk"]

@@ -1,0 +1,94 @@
+"""Puzzles of distinct pieces whose moves tie them beyond twist sums and parities: the
+census indexes the group's elements (engine.group_space), exactly the states, and agrees
+with the plain breadth-first search, with its table walk, and with twsearch's own census of
+its TurnFour and M24 samples."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import deque
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli
+from puzzlesearch.engine.options import RunOptions
+from puzzlesearch.engine.space import GROUP
+from puzzlesearch.perm import Puzzle, fullbfs, layout, rules
+
+DATA = Path(__file__).parent.parent / "data" / "perm"
+
+#: a TurnFour of 3 x 2 tiles: each 2x2 square turns a quarter, each tile it moves turned by one
+TURNS = """
+name = "TurnFour 3x2"
+[pieces.tiles]
+positions = ["a", "b", "c", "d", "e", "f"]
+twists = 4
+[moves]
+L = "(a+1 b+1 e+1 d+1)"
+R = "(b+1 c+1 f+1 e+1)"
+"""
+
+
+@pytest.fixture
+def turns(tmp_path) -> Puzzle:
+    path = tmp_path / "turns.toml"
+    path.write_text(TURNS)
+    return Puzzle.from_file(path)
+
+
+def test_the_census_indexes_the_states_alone_and_finds_the_plain_histogram(turns):
+    r = turns.rules
+    lay = layout.layout(r)
+    space = fullbfs.space(r, lay)
+    info = turns.info()
+    assert space.kind == GROUP and info.indexed == info.states == space.size
+    assert layout.index_size(lay) >= fullbfs.GROUP_FACTOR * info.states
+    census = turns.god(show=10_000, run=RunOptions(store=None))
+    assert list(census.histogram) == rules.bfs_histogram(r)
+    assert census.indexed == info.states
+    dist = {r.solved: 0}
+    queue = deque([r.solved])
+    while queue:
+        state = queue.popleft()
+        for m in r.moves:
+            if (after := rules.apply(state, m, r.ks)) not in dist:
+                dist[after] = dist[state] + 1
+                queue.append(after)
+    far = {rules.state_text(r, s) for s, d in dist.items() if d == census.diameter}
+    assert set(census.farthest) == far and len(far) == census.farthest_count
+
+
+def test_the_table_walk_solves_as_the_bidirectional_search(turns, tmp_path):
+    run = RunOptions(store=str(tmp_path / "r.sqlite"), checkpoint=str(tmp_path / "god.ckpt"))
+    turns.god(run=run)
+    rng = random.Random(7)
+    for _ in range(15):
+        scramble = " ".join(rng.choice(["L", "R", "L'", "R'", "L2", "R2"]) for _ in range(rng.randint(1, 12)))
+        table, searched = turns.solve(scramble=scramble, run=run), turns.solve(scramble=scramble)
+        assert (table.method, searched.method) == ("table", "bidirectional")
+        assert table.moves == searched.moves
+        assert turns.play(" ".join(table.sequence), table.start) == turns.solved
+    unreachable = turns.solve("b a c d e f", run=run)  # two tiles swapped: no sequence of turns does it
+    assert unreachable.moves == -1
+
+
+def test_the_cli_says_what_it_indexes(turns, tmp_path):
+    path = tmp_path / "turns.toml"
+    info = run_cli("perm", "info", str(path), "--json").json()
+    census = run_cli("perm", "god", str(path), "--json", "--show", "0").json()
+    assert info["indexed"] == info["states"] == census["indexed"] == sum(census["histogram"])
+
+
+#: twsearch's census (`twsearch -g`, tests/data/perm/SOURCES.md) of two of its samples
+TWSEARCH = json.loads((DATA / "twsearch_histograms.json").read_text())["histograms"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["turnfour.tws", "m24conway.tws"])
+def test_twsearch_samples_whose_index_would_not_fit_find_twsearchs_histogram(name):
+    census = run_cli("perm", "god", str(DATA / name), "--json", "--show", "0")
+    assert census.code == 0, census.err
+    assert census.json()["histogram"] == TWSEARCH[name]
+    assert census.json()["indexed"] == sum(TWSEARCH[name])
