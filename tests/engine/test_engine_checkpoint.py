@@ -208,6 +208,10 @@ def test_ctrl_c_stops_workers_at_once_keeps_the_checkpoint_and_resumes(tmp_path,
         proc.kill()
     assert "KeyboardInterrupt" in err and "finished" not in out
     assert _all_gone(workers)
+    # the finished tasks are in the file itself, none left in its write-ahead log: a copy of
+    # the file alone, as a user makes after Ctrl-C, resumes them all
+    wal = ck.with_name(ck.name + "-wal")
+    assert not wal.exists() or wal.stat().st_size == 0
 
     with Checkpoint(ck, PARAMS, tasks) as kept:
         done = kept.done()
