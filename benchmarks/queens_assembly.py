@@ -26,7 +26,7 @@ the sitting (its date, wall and CPU time, the tasks done, the load) in FILE.sitt
 beside the checkpoint, to be committed with it. The call that finishes the count writes
 results/queens_assembly_nN.json: the counts (checked against the published ones), the
 wall and CPU time of all the sittings together, and what ``queens estimate`` said before
-the first.
+the first, and its target of wall time across sittings (FRONTIER_TARGETS).
 
 ``--reference REV`` (results/queens_assembly_sidebyside.json) counts Q(n) for n = 17..20 on
 2 workers with the assembly kernels of this tree and of the git revision REV (its src/,
@@ -67,6 +67,7 @@ from queens import count_case, published  # noqa: E402
 
 TARGETS = {18: 8.0, 19: 50.0, 20: 300.0, 21: 2700.0}  # seconds on 2 workers
 MEMORY_TARGETS = {20: 8 * 1024, 21: 16 * 1024}  # MiB
+FRONTIER_TARGETS = {22: 75 * 60.0, 23: 8 * 3600.0}  # seconds of wall time on 2 workers, all sittings
 PER_CORE_TARGET = 4.0  # at n = 18, one worker each: constellation time over assembly time
 REFERENCE_TARGET = {19: 2.5, 20: 2.5}  # the reference kernels' CPU time over this tree's
 HERE = Path(__file__).resolve().parents[1]
@@ -191,6 +192,9 @@ def frontier(n: int, checkpoint: str, sitting: float) -> None:
          "seconds": round(sum(x["seconds"] for x in sittings), 1),
          "cpu_s": round(sum(x["cpu_s"] for x in sittings), 1), "task_cpu_s": round(task_seconds, 1),
          "sittings": len(sittings), "checkpoint": checkpoint, **log["estimate"]}
+    if n in FRONTIER_TARGETS:
+        r["target_s"] = FRONTIER_TARGETS[n]
+        r["met"] = "yes" if r["seconds"] <= r["target_s"] else "no"
     print_table(f"Q({n}) by assembly, 2 workers, {len(sittings)} sittings", [r],
                 ["n", "seconds", "cpu_s", "solutions", "unique", "estimate_s"])
     write_results(f"queens_assembly_n{n}", [r], {
