@@ -241,7 +241,7 @@ def main() -> int:
         write_results(args.name, rows, {"twsearch": str(args.twsearch), "samples": str(args.samples),
                                         "set": "all" if args.all else "targets", "repeats": args.repeats,
                                         "workers": WORKERS, "max_states": int(args.max_states),
-                                        "budget_s": args.budget,
+                                        "budget_s": args.budget, "twsearch_limit_s": args.twsearch_limit,
                                         "skipped": skipped, "loadavg_start": load_start,
                                         "loadavg_end": load_end})
     return 0 if all(r["same_histogram"] is not False for r in rows) else 1

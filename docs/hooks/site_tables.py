@@ -718,15 +718,21 @@ def bench_perm(src: Sources) -> str:
 
 def _peer_row(r: dict) -> list[object]:
     """A row of a perm_peers record: the puzzle, its states and what perm indexes for them,
-    both times, the ratio, both peaks beside perm's bits and tables, the histograms."""
+    both times, the ratio, both peaks beside perm's bits and tables, the histograms (a
+    twsearch run stopped at the benchmark's time limit: its time is that limit, unfinished)."""
     indexed = r.get("indexed")
-    ratio = f"{r['perm/twsearch']:.2f}×"
+    if r["perm/twsearch"] is None:
+        ratio = "—"
+    else:
+        ratio = f"{r['perm/twsearch']:.2f}×"
+        ratio = ratio if r["perm/twsearch"] <= 1 else f"**{ratio}**"
+    stopped = r.get("twsearch_stopped_s")
     return [f"`{r['file']}`", num(r["states"]),
             "—" if indexed is None else ("the same" if indexed == r["states"] else num(indexed)),
-            secs(r["twsearch_s"]), secs(r["perm_s"]), ratio if r["perm/twsearch"] <= 1 else f"**{ratio}**",
+            f"stopped after {secs(stopped)}" if stopped else secs(r["twsearch_s"]), secs(r["perm_s"]), ratio,
             mib(r["twsearch_peak_mib"]), mib(r["perm_peak_mib"]),
             "—" if indexed is None else f"{mib(r['bits_mib'])} + {r['move_tables_mib']:g} MiB",
-            "same" if r["same_histogram"] else "**differs**"]
+            "unchecked" if r["same_histogram"] is None else "same" if r["same_histogram"] else "**differs**"]
 
 
 PEER_HEADER = ["file", "states", "perm indexes", "`twsearch -g`", "`perm god`", "perm / twsearch",
@@ -757,10 +763,12 @@ def bench_perm_peers_all(src: Sources) -> str:
         key = ("over the states asked for" if "states: over" in why
                else "perm indexes more than 2 GiB of bits" if "indexes" in why
                else "not run: the run's time was spent" if why.startswith("not run")
-               else "not read by perm" if why.startswith("not read") else why)
+               else "not read by perm" if why.startswith("not read")
+               else "twsearch stopped before its end, by a signal (see the run below)"
+               if why.startswith("failed") and "twsearch" in why and "exited -" in why else why)
         reasons.setdefault(key, []).append(f"`{s['file']}`")
     skipped = "\n".join(f"- {why} ({len(files)}): {', '.join(files)}" for why, files in reasons.items())
-    slower = [r for r in rec.rows if r["perm/twsearch"] > 1]
+    slower = [r for r in rec.rows if (r["perm/twsearch"] or 0) > 1]
     return (table(PEER_HEADER, rows)
             + f"\n\nEvery sample of twsearch's `samples/main` whose states fit "
             f"{num(d['max_states'])} ({medians_of(d['repeats'])}, {d['workers']} threads each), the "
@@ -774,9 +782,11 @@ def bench_perm_peers_all_large(src: Sources) -> str:
     rows = [_peer_row(r) for r in rec.rows]
     left = "".join(f"\n- `{s['file']}`: {s['reason']}" for s in d["skipped"])
     return (table(PEER_HEADER, rows)
-            + "\n\nThe samples the run above did not reach (over 10^9 states, or past its time "
-            f"budget), in a run of their own ({medians_of(d['repeats'])}, {d['workers']} threads "
-            "each)."
+            + "\n\nThe samples the run above did not reach (past its time budget) or could not compare "
+            f"(twsearch stopped), in a run of their own ({medians_of(d['repeats'])}, {d['workers']} threads "
+            "each)"
+            + (f", twsearch stopped after {secs(d['twsearch_limit_s'])} where it had not finished"
+               if d.get("twsearch_limit_s") else "") + "."
             + (f" Not run:{left}" if left else ""))
 
 

@@ -179,3 +179,13 @@ def test_chains_that_are_not_chains_and_identical_pieces_are_refused():
         group_space("bad rows", sets, moves, {}, (base, orbits, swapped))
     with pytest.raises(ValueError, match="a level for each base point"):
         group_space("short", sets, moves, {}, (base, orbits[:-1], rows))
+
+
+@pytest.mark.slow
+def test_the_cluster_finds_what_one_machine_finds(dask_cluster, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    space = space_of("turnfour 3x2")  # the chain travels with the space to the workers
+    here = layers.search(space, run=RunOptions(workers=2), show=30, watch=[space.start, 7])
+    there = layers.search(space, run=RunOptions(scheduler=dask_cluster), show=30, watch=[space.start, 7])
+    assert (there.histogram, there.farthest, there.farthest_count, there.found) == (
+        here.histogram, here.farthest, here.farthest_count, here.found)
