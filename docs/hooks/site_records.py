@@ -138,11 +138,11 @@ CATALOG: dict[str, Entry] = {
     "perm_peers.json": _script("python benchmarks/perm_peers.py --twsearch PATH/twsearch "
                                "--samples PATH/samples/main --repeats 3"),
     "perm_peers_all.json": _script("python benchmarks/perm_peers.py --twsearch PATH/twsearch "
-                                   "--samples PATH/samples/main --all --repeats 1 --max-states 1e9 "
-                                   "--budget 2100 --name perm_peers_all"),
+                                   "--samples PATH/samples/main --all --repeats 1 --budget 4500 "
+                                   "--name perm_peers_all"),
     "perm_peers_all_large.json": _script("python benchmarks/perm_peers.py --twsearch PATH/twsearch "
-                                         "--samples PATH/samples/main --all --only ufo 233 3p1 turnstile "
-                                         "--repeats 1 --budget 3000 --name perm_peers_all_large"),
+                                         "--samples PATH/samples/main --all --only turnstile m24conway "
+                                         "--repeats 1 --twsearch-limit 600 --name perm_peers_all_large"),
     "perm_limits.json": _script("python benchmarks/perm_limits.py"),
     "wheel_smoke.json": _script("python benchmarks/wheel_smoke.py"),
 }
