@@ -53,10 +53,11 @@ STORE_PUZZLE = "perm census"
 STORED_FARTHEST = 100  # farthest states kept in the store (more are computed again)
 MAX_SHOW = 10_000  # farthest states a census lists at most
 #: the census indexes the group's elements once the pieces' index holds this many times the
-#: states (or more than one search indexes, the states not): an image costs a sift through the chain there,
-#: k(k - 1)/2 dependent lookups for k levels, against a few table rows for the pieces. Both
-#: ways on 2 threads (Xeon VM): twsearch's Pyraminx, 12 times, 121 s by its group against
-#: 24 s by its pieces; its Skewb, 9 times, 8.5 s against 2.1 s; the break-even is near 60
+#: states (or more than one search indexes, the states not): an image costs a sift through
+#: the chain there, k(k - 1)/2 dependent lookups for k levels, against a few table rows for
+#: the pieces. Both ways on 2 threads (Xeon VM): twsearch's Pyraminx, 12 times, 121 s by
+#: its group against 24 s by its pieces; its Skewb, 9 times, 8.5 s against 2.1 s; the
+#: break-even is near 60
 GROUP_FACTOR = 64
 
 
@@ -109,7 +110,8 @@ def check_show(show: int) -> None:
 
 def check_census(rules: Rules, lay: Layout, run: RunOptions) -> int:
     """Refuse (ValueError, one line with the memory it would need) a full search beyond the
-    engine's index or the memory cap; else the states it indexes. From the sizes alone."""
+    engine's index or the memory cap; else the states it indexes. From the sizes alone
+    (and, for distinct pieces, the group's order: `group_chain`)."""
     size = indexed(rules, lay)
     need = census_memory(rules, lay, _keeps_depths(run))
     if size > MAX_STATES:
@@ -149,11 +151,11 @@ def indexed(rules: Rules, lay: Layout) -> int:
 def group_chain(rules: Rules) -> tuple | None:
     """The stabiliser chain (base, orbits, inverted rows; `engine.group_space`) of the group
     the moves generate on the points, when the census indexes its elements: every piece
-    distinct, and the pieces' index GROUP_FACTOR times the states or more, or beyond what one
-    search indexes (MAX_STATES) when the states are not. None otherwise,
-    and for a group `group.count` cannot count (the pieces' index then refuses it by its
-    size). The chain is grown to the proved order, from a fixed seed: the same chain, so the
-    same indices, in every process (a checkpoint's, a cluster worker's)."""
+    distinct, and the pieces' index GROUP_FACTOR times the states or more, or beyond what
+    one search indexes (MAX_STATES) when the states are not. None otherwise, and for a
+    group `group.count` cannot count (the pieces' index then refuses it by its size). The
+    chain is grown to the proved order, from a fixed seed: the same chain, so the same
+    indices, in every process (a checkpoint's, a cluster worker's)."""
     lay = layout(rules)
     if any(len(counts) < len(orbit) for counts, orbit in zip(lay.counts, lay.orbits, strict=True)):
         return None
