@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import assert_bad_input, run_cli
+from conftest import run_cli
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.engine.space import GROUP
 from puzzlesearch.perm import Puzzle, fullbfs, layout, rules
@@ -96,10 +96,3 @@ def test_twsearch_samples_whose_index_would_not_fit_find_twsearchs_histogram(nam
     hist, theirs = census.json()["histogram"], TWSEARCH["histograms"][name]
     assert (hist if TWSEARCH["complete"][name] else hist[: len(theirs)]) == theirs
     assert census.json()["indexed"] == sum(hist) == STATES[name]
-
-
-def test_the_count_that_chooses_the_index_keeps_to_the_memory_cap(turns, tmp_path):
-    # the group's order decides the index: its count is refused past --memory, as perm info's
-    r = run_cli("perm", "god", str(tmp_path / "turns.toml"), "--memory", "0.000001")
-    assert_bad_input(r)
-    assert "Schreier-Sims on the 24 points of TurnFour 3x2 needs" in r.err and "--memory cap" in r.err

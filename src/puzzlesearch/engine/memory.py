@@ -124,15 +124,8 @@ def cap(budget: int | None) -> int:
     return default_cap() if budget is None else budget
 
 
-class OverCap(ValueError):
-    """What `require` raises: a ValueError, so that every caller's one line stays as it is,
-    of its own class for a caller that must tell a refusal for memory from its other
-    ValueErrors."""
-
-
 def require(need: float, budget: int | None, what: str) -> None:
-    """Refuse (OverCap, a ValueError, before anything is allocated) a search that needs more
-    than the cap.
+    """Refuse (ValueError, before anything is allocated) a search that needs more than the cap.
 
     The one line reads "WHAT needs 5.8 GiB, more than 3.1 GiB, the --memory cap" (or "...,
     the memory available now (cap it with --memory)"). ``need`` may be any Python int (no
@@ -141,12 +134,12 @@ def require(need: float, budget: int | None, what: str) -> None:
     limit = cap(budget)
     if not need <= limit:  # also nan
         how = "the --memory cap" if budget is not None else "the memory available now (cap it with --memory)"
-        raise OverCap(f"{what} needs {gib(need)}, more than {gib(limit)}, {how}")
+        raise ValueError(f"{what} needs {gib(need)}, more than {gib(limit)}, {how}")
     physical = physical_bytes()
     if need > physical:  # a --memory above the machine's memory: what it allows would not fit
-        raise OverCap(f"{what} needs {gib(need)}, more than the {gib(physical)} of memory this machine "
+        raise ValueError(f"{what} needs {gib(need)}, more than the {gib(physical)} of memory this machine "
                          f"has (--memory {gib(budget)} is more than there is)")
 
 
-__all__ = ["OverCap", "available_bytes", "cap", "check_budget", "default_cap", "from_gib", "gib",
-           "physical_bytes", "require"]
+__all__ = ["available_bytes", "cap", "check_budget", "default_cap", "from_gib", "gib", "physical_bytes",
+           "require"]

@@ -325,7 +325,7 @@ class Puzzle:
         found = group.count(rules, run.memory)
         _remember(rules, found, run)
         lay = layout(rules)
-        size = indexed(rules, lay, run.memory)
+        size = indexed(rules, lay)
         pieces = tuple(f"{s.name}: {len(s.positions)} {plural(len(s.positions), 'position')}"
                        + (f", {s.twists} twists" if s.twists > 1 else "")
                        + (f", {len(set(s.colours))} {plural(len(set(s.colours)), 'colour')}"
@@ -334,8 +334,8 @@ class Puzzle:
         return Info(rules.name, rules.description, rules.source, pieces, self.moves, rules.metric,
                     self.solved, found.states, found.group_order, found.arrangements,
                     found.states == found.arrangements, constraints, found.counted_by, size,
-                    census_memory(rules, lay, memory=run.memory), time.perf_counter() - t0,
-                    census_memory(rules, lay, memory=run.memory) - memory_needed_for(size))
+                    census_memory(rules, lay), time.perf_counter() - t0,
+                    census_memory(rules, lay) - memory_needed_for(size))
 
     def god(self, show: int = 10, *, run: RunOptions = RunOptions()) -> Census:  # noqa: B008 (frozen)
         """Every state by its distance from the solved puzzle: histogram, God's number (the

@@ -39,7 +39,7 @@ from puzzlesearch.engine.layers_common import (
     memory_needed_for,
     stored_census_answers,
 )
-from puzzlesearch.engine.memory import OverCap, gib, require
+from puzzlesearch.engine.memory import gib, require
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.engine.params import number_text
 from puzzlesearch.engine.paths import show as shown
@@ -112,8 +112,8 @@ def check_census(rules: Rules, lay: Layout, run: RunOptions) -> int:
     """Refuse (ValueError, one line with the memory it would need) a full search beyond the
     engine's index or the memory cap; else the states it indexes. From the sizes alone
     (and, for distinct pieces, the group's order: `group_chain`)."""
-    size = indexed(rules, lay, run.memory)
-    need = census_memory(rules, lay, _keeps_depths(run), run.memory)
+    size = indexed(rules, lay)
+    need = census_memory(rules, lay, _keeps_depths(run))
     if size > MAX_STATES:
         raise ValueError(f"full BFS of {rules.name} indexes {number_text(size)} states: it would need "
                          f"{gib(need)} (2 bits each), beyond the {MAX_STATES:,} states one search indexes")
@@ -124,15 +124,14 @@ def check_census(rules: Rules, lay: Layout, run: RunOptions) -> int:
     return size
 
 
-def census_memory(rules: Rules, lay: Layout, depths: bool = False, memory: int | None = None) -> int:
+def census_memory(rules: Rules, lay: Layout, depths: bool = False) -> int:
     """The bytes a census allocates: its bits (engine.layers_common.memory_needed_for) and,
     for a space the engine indexes, the move tables of its coordinates
-    (engine.pieces_tables), planned without building them. ``memory`` caps the count that
-    decides the index (`group_chain`)."""
-    size = indexed(rules, lay, memory)
+    (engine.pieces_tables), planned without building them."""
+    size = indexed(rules, lay)
     if size > MAX_STATES:  # refused by its size: the bits say how far beyond
         return memory_needed_for(size, depths)
-    return memory_needed(space(rules, lay, memory), depths)
+    return memory_needed(space(rules, lay), depths)
 
 
 def _keeps_depths(run: RunOptions) -> bool:
@@ -141,31 +140,27 @@ def _keeps_depths(run: RunOptions) -> bool:
     return run.checkpoint is not None and run.scheduler is None
 
 
-def indexed(rules: Rules, lay: Layout, memory: int | None = None) -> int:
+def indexed(rules: Rules, lay: Layout) -> int:
     """The states the census indexes: the group's order when it indexes the group's
-    elements (`group_chain`, its count within `memory`), else the pieces' index
-    (`layout.index_size`)."""
-    chain = group_chain(rules, memory)
+    elements (`group_chain`), else the pieces' index (`layout.index_size`)."""
+    chain = group_chain(rules)
     return prod(len(o) for o in chain[1]) if chain is not None else index_size(lay)
 
 
 @functools.lru_cache(maxsize=32)
-def group_chain(rules: Rules, memory: int | None = None) -> tuple | None:
+def group_chain(rules: Rules) -> tuple | None:
     """The stabiliser chain (base, orbits, inverted rows; `engine.group_space`) of the group
     the moves generate on the points, when the census indexes its elements: every piece
     distinct, and the pieces' index GROUP_FACTOR times the states or more, or beyond what
     one search indexes (MAX_STATES) when the states are not. None otherwise, and for a
     group `group.count` cannot count (the pieces' index then refuses it by its size). The
     chain is grown to the proved order, from a fixed seed: the same chain, so the same
-    indices, in every process (a checkpoint's, a cluster worker's). A count that would pass
-    the memory cap `memory` is refused (engine.memory.OverCap), as `perm info`'s is."""
+    indices, in every process (a checkpoint's, a cluster worker's)."""
     lay = layout(rules)
     if any(len(counts) < len(orbit) for counts, orbit in zip(lay.counts, lay.orbits, strict=True)):
         return None
     try:
-        order = group.count(rules, memory).group_order
-    except OverCap:
-        raise
+        order = group.count(rules).group_order
     except ValueError:
         return None
     pieces = index_size(lay)
@@ -191,12 +186,11 @@ def _pieces(rules: Rules, lay: Layout) -> tuple[list[PieceSet], list]:
     return sets, moves
 
 
-def space(rules: Rules, lay: Layout, memory: int | None = None) -> Space:
+def space(rules: Rules, lay: Layout) -> Space:
     """The puzzle as the engine's space, one set an orbit, from the solved state: the
-    group's elements (GROUP) when `group_chain` gives a chain (counted within `memory`),
-    else the pieces' space."""
+    group's elements (GROUP) when `group_chain` gives a chain, else the pieces' space."""
     sets, moves = _pieces(rules, lay)
-    chain = group_chain(rules, memory)
+    chain = group_chain(rules)
     if chain is not None:
         return group_space(rules.name, sets, moves, {"puzzle": "perm"}, chain)
     return pieces_space(rules.name, sets, moves, {"puzzle": "perm"}, "states")
@@ -224,7 +218,7 @@ def census(rules: Rules, show: int = 10, *, run: RunOptions = RunOptions()) -> C
     lay = layout(rules)
     check_census(rules, lay, run)
     t0 = time.perf_counter()
-    sp = space(rules, lay, run.memory)
+    sp = space(rules, lay)
     key = canonical_json(sp.key)
     with ResultsStore(run.store) as db:
         stored = db.get(STORE_PUZZLE, key)
