@@ -17,7 +17,7 @@ from conftest import run_cli
 from puzzlesearch import queens, topswops
 from puzzlesearch.engine.failures import CheckFailed
 from puzzlesearch.engine.options import RunOptions
-from puzzlesearch.queens import symmetric_kernel
+from puzzlesearch.queens import aot
 from puzzlesearch.topswops import backward, forward, known
 
 
@@ -43,8 +43,16 @@ def stored_rows(store) -> int:
 
 @pytest.fixture
 def one_quarter_turn_too_many(monkeypatch):
-    real = symmetric_kernel.quarter_turn_count
-    monkeypatch.setattr(symmetric_kernel, "quarter_turn_count", lambda n: real(n) + 1)
+    kernels, kind = aot.kernels()
+
+    class OneTooMany:  # the counting kernels, but R90 one too many
+        def __getattr__(self, name):
+            return getattr(kernels, name)
+
+        def quarter_turn_count(self, n):
+            return kernels.quarter_turn_count(n) + 1
+
+    monkeypatch.setattr(aot, "_loaded", (OneTooMany(), kind, True))
 
 
 @pytest.mark.parametrize("method", ["assembly", "constellation"])

@@ -45,19 +45,20 @@ def serial(func, tasks, *args):
     return [func(t, *args) for t in tasks]
 
 
-def test_queens_assembly_in_threads():
+@pytest.mark.parametrize("kernels", [None, "jit"])  # compiled ahead of time (or JIT), and JIT
+def test_queens_assembly_in_threads(kernels):
     assembly.table.cache_clear()  # the threads build the quarter table too, once
     todo = assembly.tasks(14, 64)
-    threaded = in_threads(assembly.run_task, todo)
-    assert threaded == serial(assembly.run_task, todo)
+    threaded = in_threads(assembly.run_task, todo, kernels)
+    assert threaded == serial(assembly.run_task, todo, kernels)
     assert sum(r[0] for r in threaded) == 365_596  # Q(14), OEIS A000170
 
 
 @pytest.mark.slow
 def test_queens_assembly_of_an_odd_board_in_threads():
     todo = assembly.tasks(17, 64)
-    threaded = in_threads(assembly.run_task, todo)
-    assert threaded == serial(assembly.run_task, todo)
+    threaded = in_threads(assembly.run_task, todo, "jit")  # what a Dask worker's threads run
+    assert threaded == serial(assembly.run_task, todo, "jit")
     assert sum(r[0] for r in threaded) == 95_815_104  # Q(17), OEIS A000170
 
 

@@ -1,23 +1,40 @@
-"""The ahead-of-time kernels (aot.py): the same answers as the JIT kernels, and a safe fallback."""
+"""The ahead-of-time kernels (aot.py): the same answers as the JIT kernels, the wheel's build
+used where it suits the CPU, and a safe fallback."""
 
 import os
+import platform
 import random
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from conftest import run_cli
 from puzzlesearch.engine.options import RunOptions
-from puzzlesearch.queens import aot, api, constellation, corner, edges, tasks
+from puzzlesearch.queens import (
+    aot,
+    api,
+    assembly,
+    assembly_kernel,
+    constellation,
+    corner,
+    edges,
+    symmetric_kernel,
+    tasks,
+)
+from puzzlesearch.queens.assembly import cases
+from puzzlesearch.queens.assembly import tasks as assembly_tasks
 
 
 @pytest.fixture
-def fresh_choice(monkeypatch):
-    """Let a test choose the kernels again, with its own environment; restore the choice after."""
+def fresh_choice(monkeypatch, tmp_path):
+    """Let a test choose the kernels again, with its own environment and no packaged build;
+    restore the choice after."""
     monkeypatch.setattr(aot, "_loaded", None)
+    monkeypatch.setattr(aot, "packaged_dir", lambda: tmp_path / "packaged")
     return monkeypatch
 
 
@@ -63,15 +80,121 @@ def test_aot_constellation_kernel_agrees_with_jit():
             assert module.count_batch(n, one) == constellation.count_batch(n, one), (n, one)
 
 
-def test_counts_name_the_kernels_used(fresh_choice):
+def test_aot_assembly_kernels_agree_with_jit():
+    module = built_module()
+    for h in range(1, 8):  # the quarter tables, cell by cell
+        size = 1 << (2 * h)
+        made = []
+        for kernels in (module, assembly_kernel):
+            start = np.zeros(size + 1, np.int64)
+            kernels.quarter(h, False, start, start)
+            np.cumsum(start, out=start)
+            cells = np.zeros(int(start[-1]), np.int64)
+            kernels.quarter(h, True, start[:-1].copy(), cells)
+            made.append((start, cells))
+        assert (made[0][0] == made[1][0]).all() and (made[0][1] == made[1][1]).all(), h
+        assert module.quarter_size(h) == assembly_kernel.quarter_size(h) == len(made[0][1])
+    for n in range(1, 15):
+        assert module.half_turn_count(n) == symmetric_kernel.half_turn_count(n), n
+        assert module.quarter_turn_count(n) == symmetric_kernel.quarter_turn_count(n), n
+
+
+def test_aot_assembly_tasks_agree_with_jit(monkeypatch):
+    module = built_module()
+    monkeypatch.setattr(aot, "_loaded", (module, "aot", True))
+    for n in range(4, 15):
+        for task in assembly_tasks(n, 24):
+            assert assembly.run_task(task) == assembly.run_task(task, "jit"), task
+    for n in (14, 15):  # the progress bar's weights, even and odd
+        for case in cases(n):
+            lay = assembly.layout(n, case)
+            start, _ = assembly.table(lay["h"])
+            args = (lay["h"], start, lay["free_rows"], lay["east"], lay["west"], lay["sym"], 0, lay["sets"],
+                    16)
+            assert module.task_work(*args) == assembly_kernel.task_work(*args), (n, case)
+
+
+@pytest.mark.parametrize("method", ["constellation", "assembly"])
+def test_counts_name_the_kernels_used(fresh_choice, method):
     fresh_choice.setenv("PUZZLESEARCH_KERNELS", "jit")
-    c = api.count(13, run=RunOptions(workers=1))
+    c = api.count(13, method=method, run=RunOptions(workers=1))
     assert (c.kernels, c.solutions, c.unique) == ("jit", 73712, 9233)
     built_module()
     fresh_choice.setattr(aot, "_loaded", None)
     fresh_choice.setenv("PUZZLESEARCH_KERNELS", "aot")
-    c = api.count(13, run=RunOptions(workers=1))
+    c = api.count(13, method=method, run=RunOptions(workers=1))
     assert (c.kernels, c.solutions, c.unique) == ("aot", 73712, 9233)
+
+
+def packaged_build(tmp_path):
+    """The packaged build of this checkout: the one an editable install compiled into the
+    tree, else one compiled into tmp_path (as the wheel's hook does)."""
+    path = aot.packaged_path()
+    if path.exists():
+        return path
+    built_module()  # skips where nothing compiles C
+    return aot.build_packaged(tmp_path)
+
+
+def test_the_packaged_build_serves_until_a_tuned_one_is_asked_for(fresh_choice, tmp_path):
+    packaged = packaged_build(tmp_path / "packaged")
+    fresh_choice.setattr(aot, "packaged_dir", lambda: packaged.parent)
+    fresh_choice.setenv("PUZZLESEARCH_CACHE", str(tmp_path / "cache"))
+    fresh_choice.delenv("PUZZLESEARCH_KERNELS", raising=False)
+    if not aot.packaged_runs_here():
+        pytest.skip(f"this CPU lacks what the packaged build ({aot.packaged_cpu()}) needs")
+    builds = []
+
+    def build(path, cpu=None):  # the tuned build, faked by a copy of the packaged one
+        builds.append(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(packaged, path)
+
+    fresh_choice.setattr(aot, "build", build)
+    kernels, kind = aot.kernels()
+    assert kind == "aot" and Path(kernels.__file__) == packaged and builds == []
+    assert kernels.quarter_turn_count(12) == 8  # R90(12), OEIS A033148
+    assert aot.kernels() == (kernels, "aot")  # kept
+    tuned, kind = aot.kernels(tuned=True)  # a long count: built for this CPU first
+    assert kind == "aot" and builds == [aot.module_path()] and Path(tuned.__file__) == aot.module_path()
+    fresh_choice.setattr(aot, "_loaded", None)
+    assert Path(aot.kernels()[0].__file__) == aot.module_path()  # once made, every count's
+    assert builds == [aot.module_path()]
+
+
+def test_the_packaged_build_is_passed_over_where_the_cpu_lacks_its_level(fresh_choice, tmp_path):
+    packaged = packaged_build(tmp_path / "packaged")
+    fresh_choice.setattr(aot, "packaged_dir", lambda: packaged.parent)
+    fresh_choice.setenv("PUZZLESEARCH_CACHE", str(tmp_path / "cache"))
+    fresh_choice.delenv("PUZZLESEARCH_KERNELS", raising=False)
+    fresh_choice.setattr(aot, "PACKAGED_CPU", {platform.machine(): "x86-64-v3"})
+    fresh_choice.setattr(aot, "_cpu_flags", lambda: "fpu sse sse2")  # an x86-64 of 2005
+    assert not aot.packaged_runs_here()
+
+    def no_compiler(path, cpu=None):
+        raise RuntimeError("no C compiler")
+
+    fresh_choice.setattr(aot, "build", no_compiler)
+    kernels, kind = aot.kernels()
+    assert kind == "jit" and kernels.count_range is assembly_kernel.count_range
+
+
+def test_a_damaged_packaged_build_is_passed_over(fresh_choice, tmp_path):
+    fresh_choice.setenv("PUZZLESEARCH_CACHE", str(tmp_path / "cache"))
+    fresh_choice.delenv("PUZZLESEARCH_KERNELS", raising=False)
+    fresh_choice.setattr(aot, "_cpu_flags", lambda: "")  # any CPU runs the generic build
+    fresh_choice.setattr(aot, "PACKAGED_CPU", {})
+    aot.packaged_path().parent.mkdir(parents=True)
+    aot.packaged_path().write_bytes(b"not a shared object")
+    fresh_choice.setattr(aot, "build", lambda path, cpu=None: (_ for _ in ()).throw(RuntimeError("none")))
+    assert aot.kernels()[1] == "jit"
+
+
+def test_the_tuned_and_packaged_builds_have_names_of_their_own(monkeypatch):
+    tuned, packaged = aot.module_path(), aot.packaged_path()
+    assert tuned.name != packaged.name and packaged.parent.name == "_aot"
+    monkeypatch.setitem(aot.EXPORTS, "quarter", ("assembly_kernel", "void(i8, b1, i8[:], i8[:])"))
+    assert aot.packaged_path() != packaged and aot.module_path() != tuned
 
 
 def test_a_failed_build_falls_back_to_jit_and_is_not_retried(fresh_choice, tmp_path):
@@ -116,19 +239,20 @@ def test_bad_kernels_setting_is_one_line(fresh_choice):
     assert r.err.strip().splitlines() == [message]
 
 
-def test_a_count_with_aot_kernels_never_imports_numba():
+@pytest.mark.parametrize("method", ["constellation", "assembly"])
+def test_a_count_with_aot_kernels_never_imports_numba(method):
     built_module()
     code = (
         "import sys\n"
         "from puzzlesearch.cli import main\n"
-        "try:\n    main(['queens', 'count', '-n', '13', '-v'])\n"
+        f"try:\n    main(['queens', 'count', '-n', '13', '--method', '{method}', '-v'])\n"
         "except SystemExit as e:\n    assert not e.code\n"
         "assert 'numba' not in sys.modules, 'numba was imported'\n"
     )
     env = {k: v for k, v in os.environ.items() if k != "PUZZLESEARCH_KERNELS"}
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
     assert r.returncode == 0, r.stderr
-    assert r.stdout.startswith("n=13  solutions=73712  unique=9233\nmethod=constellation  kernels=aot")
+    assert r.stdout.startswith(f"n=13  solutions=73712  unique=9233\nmethod={method}  kernels=aot")
 
 
 def test_a_damaged_module_falls_back_to_jit(fresh_choice, tmp_path):
@@ -141,3 +265,21 @@ def test_a_damaged_module_falls_back_to_jit(fresh_choice, tmp_path):
     fresh_choice.setenv("PUZZLESEARCH_KERNELS", "aot")
     with pytest.raises(ValueError, match="does not load"):
         aot.kernels()
+
+
+@pytest.mark.slow
+def test_the_wheel_hook_compiles_the_packaged_build(tmp_path):
+    built_module()  # skips where nothing compiles C
+    root = Path(__file__).resolve().parents[2]
+    sys.path.insert(0, str(root))
+    try:
+        import hatch_build
+    finally:
+        sys.path.remove(str(root))
+    before = sys.modules["puzzlesearch.queens.aot"]
+    (tmp_path / f"{aot.MODULE}-0123456789abcdef.so").write_bytes(b"a build of other sources")
+    path = hatch_build._build(root / "src" / "puzzlesearch", tmp_path)
+    assert sys.modules["puzzlesearch.queens.aot"] is before  # the package as it was
+    assert path.name == aot.packaged_path().name and [p.name for p in tmp_path.iterdir()] == [path.name]
+    module = aot._load(path)
+    assert module.half_turn_count(12) == 80 and module.quarter_turn_count(12) == 8  # A032522, A033148

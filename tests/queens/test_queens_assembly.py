@@ -21,7 +21,7 @@ from puzzlesearch import queens
 from puzzlesearch.engine.memory import gib
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.engine.store import tasks_hash
-from puzzlesearch.queens import api, assembly, rules, tasks
+from puzzlesearch.queens import aot, api, assembly, rules, tasks
 from puzzlesearch.queens import assembly_kernel as kernel
 
 DATA = load_data("queens")
@@ -269,7 +269,7 @@ def test_count_with_the_assembly_method(tmp_path, monkeypatch):
     assert r.code == 0, r.err
     first, second = r.out.splitlines()
     assert first == f"n=13  solutions={TOTAL[13]}  unique={UNIQUE[13]}"
-    assert second.startswith("method=assembly  kernels=jit  tasks=")
+    assert second.startswith(f"method=assembly  kernels={aot.kernels()[1]}  tasks=")
     ntasks = int(second.split("tasks=")[1].split()[0])
     assert ntasks == len(tasks.assembly_tasks(13)) > 3
 

@@ -11,13 +11,13 @@ resume from (``run: RunOptions``). ``estimate(n)`` says what an assembly count w
 
 ``solutions(n)`` lists solutions lazily, in lexicographic order, one batch per kernel call.
 
-The counting kernels of the two backtracking methods come from ``aot.kernels()``:
-compiled ahead of time when possible, so that counting does not import numba, else the
-JIT kernels (constellation.py, corner.py); the assembly kernels are JIT only. The
-modules with JIT kernels are imported only by the paths that use them: completions and
-listings use complete.py's, and a count of n >= 20 in this process its method's, which
-let Ctrl-C through (``tasks.JIT_IN_PROCESS_N``), as does a count on a Dask cluster, whose
-worker threads would otherwise run one task at a time (``tasks.shared_kernels``).
+The counting kernels come from ``aot.kernels()``: compiled ahead of time when possible
+(the wheel carries a build), so that counting does not import numba, else the JIT kernels
+(assembly_kernel.py, constellation.py, corner.py). The modules with JIT kernels are
+imported only by the paths that use them: completions and listings use complete.py's,
+and a count of n >= 20 in this process its method's, which let Ctrl-C through
+(``tasks.JIT_IN_PROCESS_N``), as does a count on a Dask cluster, whose worker threads
+would otherwise run one task at a time (``tasks.shared_kernels``).
 
 Boards are tuples of 0-based columns, one per row (``rules.Board``, a tuple that a notebook
 shows as a chess board; ``plot`` draws one into a file); given queens are a mapping
@@ -107,8 +107,8 @@ class Count:
         tasks: The tasks the count was split into.
         seconds: The time the count took.
         note: Why there is no board ("" unless given queens attack each other).
-        kernels: "aot" when the corner/rotation kernels compiled ahead of time ran,
-            else "jit".
+        kernels: "aot" when the counting kernels compiled ahead of time ran, else "jit"
+            (the completion search has JIT kernels only).
     """
 
     n: int
@@ -346,7 +346,7 @@ def count(
     if method == "assembly":
         return _count_assembly(n, run, workers, options, quick, label, t0)
     if method == "constellation":
-        kind = tasks.warm_up("constellation")
+        kind = tasks.warm_up("constellation", n)
         todo = tasks.constellation_tasks(n)
         params = {"puzzle": "queens", "n": n, "method": "constellation"}
         display = Display(label, "solutions", nodes=lambda r: r[tasks.SOLUTIONS])
@@ -360,7 +360,7 @@ def count(
         total = sum(r[tasks.SOLUTIONS] for r in results)
         return Count(n, total, unique8 // 8, "", "constellation", None, len(todo),
                      time.perf_counter() - t0, kernels=shared or kind)
-    kind = tasks.warm_up("corner")
+    kind = tasks.warm_up("corner", n)
     todo = tasks.corner_tasks(n)
     params = {"puzzle": "queens", "n": n, "method": "corner"}
     shared = tasks.shared_kernels(n, workers, run.scheduler is not None)
@@ -403,13 +403,15 @@ def _count_assembly(n: int, run: RunOptions, workers: int, options: RunOptions, 
     if run.checkpoint is not None:  # refused before the quarter table is built
         assembly.check_checkpoint(run.checkpoint, n)
         Checkpoint.check(run.checkpoint, params, todo)
-    tasks.prepare_assembly(n)
+    shared = tasks.shared_kernels(n, workers, run.scheduler is not None)
+    kind = tasks.prepare_assembly(n, shared)
     weight = assembly.task_weight if bar_enabled(run.progress) and n % 2 == 0 else None  # only for a bar
     display = Display(label, "solutions", nodes=lambda r: r[0], weight=weight)
-    results = _run(tasks.assembly_task, todo, quick, params=params, options=options, display=display)
+    results = _run(tasks.assembly_task, todo, quick, shared=shared, params=params, options=options,
+                   display=display)
     total = sum(r[0] for r in results)
     return Count(n, total, assembly.unique(n, total), "", "assembly", None, len(todo),
-                 time.perf_counter() - t0)
+                 time.perf_counter() - t0, kernels=kind)
 
 
 @dataclass(frozen=True)
@@ -499,7 +501,9 @@ def estimate(
     workers = run.workers or cores()
     memory.require(assembly.need_bytes(n, 1), run.memory,
                    f"the estimate of n={n} (it builds the quarter table)")
-    each = [interrupt.call(assembly.sample_seconds, n, samples, s) for s in range(seed, seed + seeds)]
+    kernels = tasks.shared_kernels(n, 1, False)  # in this process: those of a one-worker count
+    each = [interrupt.call(assembly.sample_seconds, n, samples, s, kernels)
+            for s in range(seed, seed + seeds)]
     cpu = sum(c for c, _ in each) / seeds
     sets = sum(assembly.layout(n, c)["sets"] for c in assembly.cases(n))
     return Estimate(n, method, cpu, workers, cpu / workers, assembly.need_bytes(n, workers),

@@ -1,9 +1,10 @@
 """The assembly method's driver: its cases, its tasks, its memory, and one task's run.
 
-The kernels (assembly_kernel.py) count the solutions of a range of row sets E of one
-*case*. For even n there is one case: nothing in the middle. For odd n the middle row and
-column hold one queen (the centre) or two: one in the middle row, ``a`` columns east of
-the centre, one in the middle column, ``b`` rows south of it. The 8 symmetries of the
+The kernels (assembly_kernel.py, compiled ahead of time where possible: aot.py) count the
+solutions of a range of row sets E of one *case*. For even n there is one case: nothing in
+the middle. For odd n the middle row and column hold one queen (the centre) or two: one
+in the middle row, ``a`` columns east of the centre, one in the middle column, ``b`` rows
+south of it. The 8 symmetries of the
 square map these two to every sign and order of (a, b), and |a| = |b| puts them on one
 diagonal, so every solution has an image with 0 < a < b <= h: those cases are counted, 8
 times each (as in Kluev's program). A task is a case and a range of ranks of E: ``{"n",
@@ -30,7 +31,7 @@ from puzzlesearch.engine.paths import show
 from puzzlesearch.engine.shared import built_once
 from puzzlesearch.engine.store import Checkpoint
 
-from . import assembly_kernel as kernel
+from . import aot
 
 # The version of the kernels a count's tasks ran on. A checkpoint keeps it among its
 # parameters and a run resumes only a checkpoint of its own version, so that every task
@@ -123,11 +124,12 @@ def _run(width: int, empty: set[int]) -> int | None:
 def table(h: int) -> tuple[np.ndarray, np.ndarray]:
     """The quarter table of side h: (start, cells), the cells of key k in start[k]:start[k+1]."""
     start = np.zeros((1 << (2 * h)) + 1, np.int64)
-    kernel.quarter(h, False, start, start)
+    kernels = _kernels()
+    kernels.quarter(h, False, start, start)
     np.cumsum(start, out=start)
     cells = np.zeros(int(start[-1]), np.int64)
     fill = start[:-1].copy()
-    kernel.quarter(h, True, fill, cells)
+    kernels.quarter(h, True, fill, cells)
     return start, cells
 
 
@@ -137,7 +139,7 @@ def quarter_cells(h: int) -> int:
     it (need_bytes must know it before the table is built)."""
     if h in COUNTED_CELLS:
         return COUNTED_CELLS[h]
-    return int(kernel.quarter_size(h))
+    return int(_kernels().quarter_size(h))
 
 
 def _work(h: int) -> np.ndarray:
@@ -166,9 +168,8 @@ def unique(n: int, total: int) -> int:
     symmetries are the mean number of solutions each fixes. The identity fixes all, the
     quarter turns R90(n) each, the half turn R180(n), and no reflection fixes any for
     n >= 2 (symmetric_kernel.py says why): U(n) = (Q(n) + 2 R90(n) + R180(n)) / 8."""
-    from .symmetric_kernel import half_turn_count, quarter_turn_count
-
-    fixed = total + 2 * int(quarter_turn_count(n)) + int(half_turn_count(n))
+    kernels = _kernels()
+    fixed = total + 2 * int(kernels.quarter_turn_count(n)) + int(kernels.half_turn_count(n))
     if fixed % 8:
         raise CheckFailed("Burnside's lemma",
                           f"Q + 2 R90 + R180 = {fixed:,} for n={n} is not a multiple of 8")
@@ -198,8 +199,19 @@ def task_count(n: int, target: int) -> int:
     return sum(-(-total // step) for _, total, step in _splits(n, target))
 
 
+def _kernels(shared: object = None):
+    """The assembly kernels: JIT where ``shared`` is "jit" (tasks.shared_kernels says when),
+    else those of ``aot.kernels()``."""
+    if shared == "jit":
+        from . import assembly_kernel
+
+        return assembly_kernel
+    return aot.kernels()[0]
+
+
 def run_task(task: dict, shared: object = None) -> list[int]:
-    """One task's [solutions, half boards]."""
+    """One task's [solutions, half boards] (``shared``: "jit" for the JIT kernels, as
+    ``_kernels`` says)."""
     n = task["n"]
     case = tuple(task["case"])
     lay = layout(n, case)
@@ -207,27 +219,28 @@ def run_task(task: dict, shared: object = None) -> list[int]:
     widest = _widest(lay["h"])
     out = np.zeros(2, np.int64)
     work = _work(lay["h"])
-    kernel.count_range(n, lay["h"], start, cells, lay["free_rows"], lay["east"], lay["west"], lay["fa"],
-                       lay["fd"], lay["sym"], lay["lo_a"], lay["lo_d"], lay["width"], lay["cut_a"],
-                       lay["cut_d"], lay["maxcut"], lay["nbits"], widest, task["first"], task["count"],
-                       work, out)
+    _kernels(shared).count_range(n, lay["h"], start, cells, lay["free_rows"], lay["east"], lay["west"],
+                                 lay["fa"], lay["fd"], lay["sym"], lay["lo_a"], lay["lo_d"], lay["width"],
+                                 lay["cut_a"], lay["cut_d"], lay["maxcut"], lay["nbits"], widest,
+                                 task["first"], task["count"], work, out)
     return [int(out[0]) * lay["mult"], int(out[1])]
 
 
-def sample_seconds(n: int, samples: int, seed: int) -> tuple[float, int]:
+def sample_seconds(n: int, samples: int, seed: int, kernels: str | None = None) -> tuple[float, int]:
     """Knuth-style estimate of a count's CPU time: the mean time of row sets drawn at random
     in each case (the same number in each), times the case's row sets, summed. Returns the
     seconds of one core and how many row sets were timed. Builds the quarter table.
 
     The ranks are stratified, one drawn in each of `per` equal ranges: a row set's cost
     drifts with its rank (the even board leaves most of its later ranks to their images),
-    and plain random ranks let the estimate of n = 20 range over 0.7 to 1.4 times the run."""
+    and plain random ranks let the estimate of n = 20 range over 0.7 to 1.4 times the run.
+    ``kernels`` as for run_task."""
     rng = np.random.default_rng(seed)
     all_cases = cases(n)
     per = max(2, -(-samples // len(all_cases)))
     h = n // 2
     table(h)
-    run_task({"n": n, "case": list(all_cases[0]), "first": 0, "count": 1})  # compiled, tables warm
+    run_task({"n": n, "case": list(all_cases[0]), "first": 0, "count": 1}, kernels)  # compiled, tables warm
     total = 0.0
     timed = 0
     for case in all_cases:
@@ -239,7 +252,7 @@ def sample_seconds(n: int, samples: int, seed: int) -> tuple[float, int]:
             # processes' load would count as the count's (n = 20 at a load of 11 on 2
             # cores: 9 times the wall time of a quiet machine)
             t0 = time.thread_time()
-            run_task({"n": n, "case": list(case), "first": int(rank), "count": 1})
+            run_task({"n": n, "case": list(case), "first": int(rank), "count": 1}, kernels)
             spent += time.thread_time() - t0
             timed += 1
         total += spent / strata * sets
@@ -254,7 +267,7 @@ def task_weight(task: dict) -> float:
     tasks are alike enough without (0.84 to 1.01 times at n = 19; weighed, 0.72 to 0.83)."""
     lay = layout(task["n"], tuple(task["case"]))
     start, _ = table(lay["h"])
-    return kernel.task_work(lay["h"], start, lay["free_rows"], lay["east"], lay["west"], lay["sym"],
+    return _kernels().task_work(lay["h"], start, lay["free_rows"], lay["east"], lay["west"], lay["sym"],
                             task["first"], task["count"], 16)
 
 

@@ -49,6 +49,10 @@ QUICK_N = 12
 # runs each: 1.26-1.30 s JIT, 1.29-1.48 s ahead of time). Below 20 a task takes at most
 # 0.2 s (n = 17), and the ahead-of-time kernels spare the 0.5 s of importing numba.
 JIT_IN_PROCESS_N = 20
+# From this n on a count is long enough (a minute or more of CPU) that the build of the
+# kernels for this very CPU (about 15 s, once a machine) pays for itself: it is made before
+# the count where only the packaged one exists (aot.kernels(tuned=True)).
+TUNED_N = 19
 
 # How many rows below the deepest task the work estimate looks: a few milliseconds for a
 # few hundred tasks (20 ms for the 2983 of n = 18). From 10% to 80% of a run of n = 16 or
@@ -284,37 +288,40 @@ def assembly_tasks(n: int) -> list[dict]:
     return assembly.tasks(n, _assembly_target(n))
 
 
-def assembly_task(task: dict, shared: object = None) -> list[int]:
-    """Run one assembly task: [solutions, half boards]."""
+def assembly_task(task: dict, kernels: str | None = None) -> list[int]:
+    """Run one assembly task: [solutions, half boards] (``kernels`` as for corner_task)."""
     from . import assembly
 
-    return assembly.run_task(task)
+    return assembly.run_task(task, kernels)
 
 
-def prepare_assembly(n: int) -> None:
-    """Compile the assembly kernels and build n's quarter table in this process, so that
-    forked workers inherit both (the table is shared with them, not copied)."""
+def prepare_assembly(n: int, kernels: str | None = None) -> str:
+    """Load the assembly kernels and build n's quarter table in this process, so that forked
+    workers inherit both (the table is shared with them, not copied). Returns "aot" or "jit":
+    where the kernels come from (``kernels`` as for corner_task)."""
     from . import assembly
 
-    assembly.count(6)
+    _, kind = aot.kernels(tuned=n >= TUNED_N and kernels != "jit")
+    assembly.run_task({"n": 6, "case": [0, 0], "first": 0, "count": 1}, kernels)
     # in a helper thread, so that Ctrl-C is seen at once: the table of n = 22 takes seconds
     interrupt.call(assembly.table, n // 2)
+    return kernels or kind
 
 
 # --- both ------------------------------------------------------------------------------------------
 
 
-def warm_up(method: str) -> str:
+def warm_up(method: str, n: int = 0) -> str:
     """Load a method's kernels in this process, so that forked workers inherit them compiled.
 
     Returns "aot" or "jit": where the corner/rotation kernels come from ("jit" for complete).
     """
     if method == "constellation":
-        kernels, kind = aot.kernels()
+        kernels, kind = aot.kernels(tuned=n >= TUNED_N)
         kernels.count_batch(5, edges.constellations(5))
         return kind
     if method == "corner":
-        kernels, kind = aot.kernels()
+        kernels, kind = aot.kernels(tuned=n >= TUNED_N)
         kernels.corner_kernel(5, 2, _bits([0, 2]))
         kernels.side_kernel(5, 1, _bits([1]))
         return kind
