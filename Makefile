@@ -37,7 +37,7 @@ run: $(VENV)/.installed
 	$(BIN)/puzzlesearch topswops solve --mode both -n 10
 
 lint: $(VENV)/.installed-dev
-	$(BIN)/ruff check src tests benchmarks docs/hooks
+	$(BIN)/ruff check src tests benchmarks docs/hooks hatch_build.py
 	$(BIN)/lint-imports --no-cache
 
 test: lint
@@ -66,7 +66,7 @@ wheel: $(VENV)/.installed-dev
 	$(BIN)/python -m build --outdir dist
 
 wheel-check: wheel
-	$(BIN)/python benchmarks/wheel_smoke.py --no-record --wheel dist/puzzlesearch-$(VERSION)-py3-none-any.whl
+	$(BIN)/python benchmarks/wheel_smoke.py --no-record --wheel $(wildcard dist/puzzlesearch-$(VERSION)-*.whl)
 
 clean:
 	rm -rf $(VENV) .pytest_cache build dist site
