@@ -39,8 +39,18 @@ The record is written again after each n, so that a run cut short keeps the n it
 largest resident set of one process (the quarter table is built before the workers are
 forked, so they share it and the sum of their sets overstates what the run uses).
 
+``--cold`` (results/queens_assembly_cold.json) times the first count on a fresh machine:
+``queens count -n 17 --workers 2 --json``, each run with empty kernel caches of its own
+(numba's and ``$PUZZLESEARCH_CACHE``), so that only what the install carries is there: the
+kernels compiled ahead of time into the wheel (an editable install compiles them into the
+tree). Target: 3 s. The same runs with ``PUZZLESEARCH_KERNELS=jit`` are taken in turn, what
+a first count costs without them. It then compares the builds of the kernels, each in
+this process on one core, their runs taken in turn: Q(17) and Q(18) by the JIT kernels,
+the build for this CPU and the wheel's build (aot.PACKAGED_CPU), the CPU time of each.
+
 Usage: python benchmarks/queens_assembly.py [--n 20 | --n 21 --checkpoint FILE | --estimates N ...
-       | --reference REV [--sizes N ...] | --frontier N --checkpoint FILE --sitting S] [--repeats R]
+       | --reference REV [--sizes N ...] | --frontier N --checkpoint FILE --sitting S | --cold]
+       [--repeats R]
 """
 
 from __future__ import annotations
@@ -70,6 +80,7 @@ MEMORY_TARGETS = {20: 8 * 1024, 21: 16 * 1024}  # MiB
 FRONTIER_TARGETS = {22: 75 * 60.0, 23: 8 * 3600.0}  # seconds of wall time on 2 workers, all sittings
 PER_CORE_TARGET = 4.0  # at n = 18, one worker each: constellation time over assembly time
 REFERENCE_TARGET = {19: 2.5, 20: 2.5}  # the reference kernels' CPU time over this tree's
+COLD_N, COLD_TARGET = 17, 3.0  # the first count on a fresh machine, seconds
 HERE = Path(__file__).resolve().parents[1]
 
 
@@ -241,6 +252,81 @@ def reference(rev: str, sizes: list[int], repeats: int) -> None:
                           {"command": command, "reference": commit, "loadavg_start": load_start})
 
 
+def cold_count(repeats: int) -> dict:
+    """The first count of COLD_N, every kernel cache empty, with the kernels compiled ahead
+    of time and with the JIT kernels, in turn."""
+    from puzzlesearch.queens import aot
+
+    runs: dict[str, list[dict]] = {"aot": [], "jit": []}
+    for _ in range(repeats):
+        for kind in runs:
+            with tempfile.TemporaryDirectory(prefix="queens-cold-") as tmp:
+                env = dict(os.environ, NUMBA_CACHE_DIR=f"{tmp}/numba", PUZZLESEARCH_CACHE=f"{tmp}/kernels",
+                           PUZZLESEARCH_KERNELS=kind)
+                before = _cpu()
+                seconds, peak, out = run_once(count_case(COLD_N, 2, "assembly"), env=env)
+                result = json.loads(out)
+                assert (result["solutions"], result["unique"]) == published(COLD_N), result
+                assert result["kernels"] == kind, result
+                runs[kind].append({"seconds": seconds, "cpu_s": _cpu() - before, "peak_mib": peak,
+                                   "compiled": sorted(p.name for p in Path(f"{tmp}/kernels").glob("*"))})
+    rows = []
+    for kind, made in runs.items():
+        r = {"n": COLD_N, "kernels": kind, "seconds": statistics.median(x["seconds"] for x in made),
+             "cpu_s": statistics.median(x["cpu_s"] for x in made),
+             "peak_mib": max(x["peak_mib"] for x in made),
+             "runs": [round(x["seconds"], 3) for x in made],
+             "built_in_cache": any(x["compiled"] for x in made)}
+        if kind == "aot":
+            r.update(target_s=COLD_TARGET, met="yes" if r["seconds"] <= COLD_TARGET else "no")
+        rows.append(r)
+    return {"rows": rows, "packaged": aot.packaged_path().name if aot.packaged_path().exists() else None,
+            "packaged_cpu": aot.packaged_cpu() or "generic"}
+
+
+def kernel_builds(repeats: int, sizes: tuple[int, ...] = (17, 18)) -> list[dict]:
+    """CPU seconds of Q(n) in this process by the JIT kernels, the build for this CPU and the
+    wheel's build, their runs taken in turn."""
+    import time as clock
+
+    from puzzlesearch.queens import aot, assembly
+
+    builds: dict[str, object] = {}
+    with tempfile.TemporaryDirectory(prefix="queens-builds-") as tmp:
+        tuned = Path(tmp) / ("tuned-" + aot.module_path().name)
+        aot.build(tuned)
+        builds["jit"] = aot._JitKernels()
+        builds[f"this CPU ({aot.target_cpu() or 'generic'})"] = aot._load(tuned)
+        builds[f"the wheel's ({aot.packaged_cpu() or 'generic'})"] = aot._load(aot.build_packaged(Path(tmp)))
+    rows = []
+    for n in sizes:
+        assembly.table(n // 2)
+        spent: dict[str, list[float]] = {name: [] for name in builds}
+        for _ in range(repeats):
+            for name, kernels in builds.items():
+                aot._loaded = (kernels, "aot", True)
+                assembly.count(6)  # compiled (JIT), tables warm
+                t0 = clock.thread_time()
+                total = assembly.count(n)
+                spent[name].append(clock.thread_time() - t0)
+                assert total == published(n)[0], (n, name, total)
+        rows += [{"n": n, "build": name, "cpu_s": min(v), "runs": [round(x, 3) for x in v]}
+                 for name, v in spent.items()]
+    aot._loaded = None
+    return rows
+
+
+def cold(repeats: int) -> None:
+    first = cold_count(repeats)
+    print_table(f"the first count of Q({COLD_N}), every kernel cache empty (target {COLD_TARGET:.0f} s)",
+                first["rows"], ["n", "kernels", "seconds", "cpu_s", "peak_mib", "built_in_cache", "met"])
+    builds = kernel_builds(repeats)
+    print_table("the builds of the kernels, one core", builds, ["n", "build", "cpu_s", "runs"])
+    write_results("queens_assembly_cold", first["rows"],
+                  {"command": f"python benchmarks/queens_assembly.py --cold --repeats {repeats}",
+                   "packaged": first["packaged"], "packaged_cpu": first["packaged_cpu"], "builds": builds})
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, choices=(20, 21), help="only Q(20) or Q(21) on 2 workers")
@@ -253,7 +339,12 @@ def main() -> None:
     ap.add_argument("--frontier", type=int, choices=(22, 23), metavar="N",
                     help="a count of N across sittings, from --checkpoint (22 or 23)")
     ap.add_argument("--sitting", type=float, default=3600.0, help="seconds of this sitting (--frontier)")
+    ap.add_argument("--cold", action="store_true",
+                    help=f"the first count of Q({COLD_N}) with every cache empty, and the kernels' builds")
     args = ap.parse_args()
+    if args.cold:
+        cold(args.repeats)
+        return
     if args.frontier:
         if not args.checkpoint:
             ap.error("--frontier needs --checkpoint")

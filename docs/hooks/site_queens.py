@@ -1,9 +1,10 @@
 """The tables of the N-Queens assembly method, rendered from its records.
 
-``benchmarks/queens_assembly.py`` writes four records: the side-by-side run and the
-2-worker rows (queens_assembly.json), the counts of Q(20) and Q(21)
-(queens_assembly_n20.json, queens_assembly_n21.json, frontier records), and the
-estimates of larger boards (queens_assembly_estimates.json). Importing this module
+``benchmarks/queens_assembly.py`` writes these records: the side-by-side run and the
+2-worker rows (queens_assembly.json), the counts of Q(20) to Q(22)
+(queens_assembly_n20.json ... n22.json, frontier records), the estimates of larger
+boards (queens_assembly_estimates.json), and the first count on a fresh machine with the
+builds of the kernels compared (queens_assembly_cold.json). Importing this module
 registers its renderers with site_tables.
 """
 
@@ -80,3 +81,21 @@ def results_assembly(src: Sources) -> str:
                      "memory, 2 workers"], erows)
             + "\n\nOn a Dask cluster ([Long searches](long-searches.md)), with a checkpoint:\n\n"
             + "```\n" + commands + "\n```")
+
+
+@renders("benchmarks", "queens-cold")
+def bench_cold(src: Sources) -> str:
+    rec = src.use("queens_assembly_cold.json")
+    first = [[r["kernels"], secs(r["seconds"]), ", ".join(secs(x) for x in r["runs"]), secs(r["cpu_s"]),
+              "yes" if r["built_in_cache"] else "no",
+              f"{at_most(r['target_s'])}: {_met(r['met'])}" if "target_s" in r else ""] for r in rec.rows]
+    builds = [[r["n"], r["build"], secs(r["cpu_s"]), ", ".join(secs(x) for x in r["runs"])]
+              for r in rec.data["builds"]]
+    return (f"The first count of Q({rec.rows[0]['n']}) on 2 workers, each run with empty kernel caches "
+            f"of its own: with the kernels the install carries (`{rec.data['packaged']}`, compiled for "
+            f"{rec.data['packaged_cpu']}), and with the JIT kernels, which compile first; the runs "
+            "taken in turn:\n\n"
+            + table(["kernels", "wall time (median)", "runs", "CPU", "compiled in the cache", "target"], first)
+            + "\n\nThe builds of the kernels, each in one process on one core, the runs taken in turn "
+              "(CPU time, the least of the runs):\n\n"
+            + table(["n", "build", "CPU", "runs"], builds))
