@@ -162,6 +162,23 @@ def test_the_packaged_build_serves_until_a_tuned_one_is_asked_for(fresh_choice, 
     assert builds == [aot.module_path()]
 
 
+def test_the_packaged_build_serves_a_long_count_where_no_tuned_one_can_be_built(fresh_choice, tmp_path):
+    packaged = packaged_build(tmp_path / "packaged")
+    fresh_choice.setattr(aot, "packaged_dir", lambda: packaged.parent)
+    fresh_choice.setenv("PUZZLESEARCH_CACHE", str(tmp_path / "cache"))
+    fresh_choice.setenv("PUZZLESEARCH_KERNELS", "aot")
+    if not aot.packaged_runs_here():
+        pytest.skip(f"this CPU lacks what the packaged build ({aot.packaged_cpu()}) needs")
+
+    def no_compiler(path, cpu=None):
+        raise RuntimeError("no C compiler")
+
+    fresh_choice.setattr(aot, "build", no_compiler)
+    kernels, kind = aot.kernels(tuned=True)
+    assert kind == "aot" and Path(kernels.__file__) == packaged
+    assert aot.module_path().with_suffix(".failed").read_text() == "RuntimeError: no C compiler\n"
+
+
 def test_the_packaged_build_is_passed_over_where_the_cpu_lacks_its_level(fresh_choice, tmp_path):
     packaged = packaged_build(tmp_path / "packaged")
     fresh_choice.setattr(aot, "packaged_dir", lambda: packaged.parent)

@@ -23,7 +23,7 @@ never runs from a stale build; the tuned one also after the CPU's feature flags.
 ``kernels()`` returns the extension if one is usable or can be built, else the JIT kernels
 (the same functions, so the answer never depends on which one ran); the second value says
 "aot" or "jit". The environment variable ``PUZZLESEARCH_KERNELS`` forces ``jit`` or ``aot``
-(``aot`` raises ValueError if no module can be built). A failed build (no C compiler,
+(``aot`` raises ValueError where no build can be made or loaded). A failed build (no C compiler,
 numba without pycc) is remembered in a marker file next to where the module would be, so
 that later runs go straight to the JIT kernels; delete the marker to retry.
 """
@@ -165,19 +165,15 @@ def _choose(tuned: bool) -> tuple[object, str, bool]:
     if want == "jit":
         return _JitKernels(), "jit", False
     path = module_path()
-    if not tuned and not path.exists():
-        packaged = packaged_path()
-        if packaged.exists() and packaged_runs_here():
-            try:
-                return _load(packaged), "aot", False
-            except (ImportError, OSError):  # a damaged file: the tuned build or the JIT kernels
-                pass
+    packaged = None if path.exists() else _packaged()
+    if packaged is not None and not tuned:
+        return packaged, "aot", False
     failed = path.with_suffix(".failed")
     if not path.exists() and (want == "aot" or not failed.exists()):
         try:
             build(path)
         except Exception as e:  # no compiler, no pycc, a full disk: the JIT kernels do the same
-            if want == "aot":
+            if want == "aot" and packaged is None:
                 raise ValueError(
                     f"PUZZLESEARCH_KERNELS=aot, but the kernels could not be built ahead of time "
                     f"({type(e).__name__}: {e})"
@@ -187,9 +183,22 @@ def _choose(tuned: bool) -> tuple[object, str, bool]:
         try:
             return _load(path), "aot", True
         except (ImportError, OSError) as e:  # a damaged file: the JIT kernels do the same
-            if want == "aot":
+            if want == "aot" and packaged is None:
                 raise ValueError(f"PUZZLESEARCH_KERNELS=aot, but {path} does not load ({e})") from e
+    if packaged is not None:  # no build for this CPU: the wheel's serves
+        return packaged, "aot", False
     return _JitKernels(), "jit", False
+
+
+def _packaged() -> ModuleType | None:
+    """The wheel's build, loaded, where there is one and it suits this CPU; else None."""
+    path = packaged_path()
+    if not (path.exists() and packaged_runs_here()):
+        return None
+    try:
+        return _load(path)
+    except (ImportError, OSError):  # a damaged file: the tuned build or the JIT kernels
+        return None
 
 
 class _JitKernels:
