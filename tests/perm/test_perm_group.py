@@ -79,6 +79,14 @@ def test_the_cli_says_what_it_indexes(turns, tmp_path):
     info = run_cli("perm", "info", str(path), "--json").json()
     census = run_cli("perm", "god", str(path), "--json", "--show", "0").json()
     assert info["indexed"] == info["states"] == census["indexed"] == sum(census["histogram"])
+    assert info["index"] == "group" and info["tables"] > 0
+    text = run_cli("perm", "info", str(path)).out.splitlines()[-1]
+    assert text.startswith("god        a full search indexes 3,840 states (the group's elements), 2 bits "
+                           "each: ")
+    assert text.endswith(" of stabiliser chain tables")
+    # a puzzle its pieces index: the arrangements, with move tables
+    pieces = run_cli("perm", "info", "cube2-htm", "--json").json()
+    assert pieces["index"] == "pieces" and pieces["indexed"] == 3_674_160
 
 
 #: twsearch's census (`twsearch -g`, tests/data/perm/SOURCES.md) of two of its samples: the

@@ -61,6 +61,7 @@ from puzzlesearch.perm.fullbfs import (
     census,
     census_memory,
     check_show,
+    group_chain,
     indexed,
     table,
     walk,
@@ -96,9 +97,14 @@ class Info:
             ("... (x 3)").
         counted_by: How `states` was counted.
         indexed: The states a full search (`Puzzle.god`) indexes.
-        memory: The bytes that search needs: its bits and its move tables.
+        memory: The bytes that search needs: its bits and its tables.
         seconds: The time the count took.
-        tables: The bytes of the move tables alone.
+        tables: The bytes of its tables alone: the move tables of the pieces'
+            coordinates, or the rows of the stabiliser chain that ranks the group's
+            elements (``index``).
+        index: What that search indexes: "pieces" (the arrangements the pieces'
+            invariants allow, by their coordinates) or "group" (the elements of the
+            group the moves generate, one a state, ranked through a stabiliser chain).
     """
 
     puzzle: str
@@ -118,6 +124,7 @@ class Info:
     memory: int
     seconds: float
     tables: int = 0
+    index: str = "pieces"
 
 
 @dataclass(frozen=True)
@@ -335,7 +342,8 @@ class Puzzle:
                     self.solved, found.states, found.group_order, found.arrangements,
                     found.states == found.arrangements, constraints, found.counted_by, size,
                     census_memory(rules, lay), time.perf_counter() - t0,
-                    census_memory(rules, lay) - memory_needed_for(size))
+                    census_memory(rules, lay) - memory_needed_for(size),
+                    "group" if group_chain(rules) is not None else "pieces")
 
     def god(self, show: int = 10, *, run: RunOptions = RunOptions()) -> Census:  # noqa: B008 (frozen)
         """Every state by its distance from the solved puzzle: histogram, God's number (the

@@ -80,9 +80,11 @@ def info(file: str, as_json: bool, run: RunOptions) -> int:
         for reason in result.constraints:
             click.echo(f"           {short_numbers(reason)}")
     click.echo(f"counted    {short_numbers(result.counted_by)}")
-    tables = f" and {gib(result.tables)} of move tables" if result.tables else ""
-    click.echo(f"god        a full search indexes {number_text(result.indexed)} states, 2 bits each: "
-               f"{gib(result.memory - result.tables)}{tables}")
+    kind = "stabiliser chain tables" if result.index == "group" else "move tables"
+    tables = f" and {gib(result.tables)} of {kind}" if result.tables else ""
+    elements = " (the group's elements)" if result.index == "group" else ""
+    click.echo(f"god        a full search indexes {number_text(result.indexed)} states{elements}, 2 bits "
+               f"each: {gib(result.memory - result.tables)}{tables}")
     if result.source:
         click.echo(f"source     {result.source}")
     return clikit.EXIT_OK
