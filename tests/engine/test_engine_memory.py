@@ -136,3 +136,11 @@ def test_a_cap_above_the_machine_refuses_what_the_machine_cannot_hold(monkeypatc
 
 def test_physical_memory_is_at_least_what_is_available():
     assert memory.physical_bytes() >= memory.available_bytes() > 0
+
+
+def test_a_refusal_for_memory_is_a_plain_value_error_that_says_so():
+    with pytest.raises(ValueError) as refused:
+        require(2 * 2**30, 2**30, "the table")
+    assert type(refused.value) is ValueError  # what the API documents, and tracebacks show
+    assert memory.refused_for_memory(refused.value)
+    assert not memory.refused_for_memory(ValueError("-n must be positive"))

@@ -104,3 +104,20 @@ def test_twsearch_samples_whose_index_would_not_fit_find_twsearchs_histogram(nam
     hist, theirs = census.json()["histogram"], TWSEARCH["histograms"][name]
     assert (hist if TWSEARCH["complete"][name] else hist[: len(theirs)]) == theirs
     assert census.json()["indexed"] == sum(hist) == STATES[name]
+
+
+def test_the_count_that_chooses_the_index_keeps_to_the_memory_cap(tmp_path):
+    # 60 distinct pieces turned round by one move: 60 states, so the group's elements are
+    # indexed (the pieces' index is 60!), but Schreier-Sims on 60 points takes tables of
+    # 2 x 60 x 60 words, 56 KiB: more than a cap of 0.00005 GiB (52 KiB)
+    path = tmp_path / "ring.toml"
+    names = [f"p{i}" for i in range(60)]
+    path.write_text(f'name = "Ring"\nmetric = "given"\n[pieces.p]\npositions = {json.dumps(names)}\n'
+                    f'[moves]\nT = "({" ".join(names)})"\n')
+    r = run_cli("perm", "god", str(path), "--memory", "0.00005")
+    assert r.code == 2 and r.out == ""
+    assert r.err == ("puzzlesearch: error: Schreier-Sims on the 60 points of Ring needs 56 KiB, more "
+                     "than 52 KiB, the --memory cap\n")
+    census = run_cli("perm", "god", str(path), "--memory", "0.001", "--json")
+    assert census.code == 0, census.err
+    assert census.json()["indexed"] == 60 and census.json()["histogram"] == [1] * 60

@@ -134,12 +134,25 @@ def require(need: float, budget: int | None, what: str) -> None:
     limit = cap(budget)
     if not need <= limit:  # also nan
         how = "the --memory cap" if budget is not None else "the memory available now (cap it with --memory)"
-        raise ValueError(f"{what} needs {gib(need)}, more than {gib(limit)}, {how}")
+        raise _refusal(f"{what} needs {gib(need)}, more than {gib(limit)}, {how}")
     physical = physical_bytes()
     if need > physical:  # a --memory above the machine's memory: what it allows would not fit
-        raise ValueError(f"{what} needs {gib(need)}, more than the {gib(physical)} of memory this machine "
-                         f"has (--memory {gib(budget)} is more than there is)")
+        raise _refusal(f"{what} needs {gib(need)}, more than the {gib(physical)} of memory this machine "
+                       f"has (--memory {gib(budget)} is more than there is)")
+
+
+def _refusal(message: str) -> ValueError:
+    # a plain ValueError, as every refused input is (the API's documented exception), marked
+    # so that a caller can tell a refusal for memory from its other limits
+    error = ValueError(message)
+    error.memory_refusal = True  # type: ignore[attr-defined]
+    return error
+
+
+def refused_for_memory(error: BaseException) -> bool:
+    """Whether `error` is a refusal of `require` (the memory a step needs)."""
+    return getattr(error, "memory_refusal", False) is True
 
 
 __all__ = ["available_bytes", "cap", "check_budget", "default_cap", "from_gib", "gib", "physical_bytes",
-           "require"]
+           "refused_for_memory", "require"]

@@ -39,7 +39,7 @@ from puzzlesearch.engine.layers_common import (
     memory_needed_for,
     stored_census_answers,
 )
-from puzzlesearch.engine.memory import gib, require
+from puzzlesearch.engine.memory import gib, refused_for_memory, require
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.engine.params import number_text
 from puzzlesearch.engine.paths import show as shown
@@ -112,13 +112,23 @@ def check_census(rules: Rules, lay: Layout, run: RunOptions) -> int:
     """Refuse (ValueError, one line with the memory it would need) a full search beyond the
     engine's index or the memory cap; else the states it indexes. From the sizes alone
     (and, for distinct pieces, the group's order: `group_chain`)."""
+    if run.memory is not None and run.scheduler is None and _distinct(lay):
+        # the count that chooses the index (group_chain) keeps to the cap as well: counted
+        # under it first, a refusal for memory is the answer; another limit of the count
+        # (a group it cannot count) leaves the choice to the pieces' index, as it does there
+        try:
+            group.count(rules, run.memory)
+        except ValueError as e:
+            if refused_for_memory(e):
+                raise
     size = indexed(rules, lay)
     need = census_memory(rules, lay, _keeps_depths(run))
     if size > MAX_STATES:
         raise ValueError(f"full BFS of {rules.name} indexes {number_text(size)} states: it would need "
                          f"{gib(need)} (2 bits each), beyond the {MAX_STATES:,} states one search indexes")
     if run.scheduler is None:  # partitions on the cluster's workers, not here
-        tables = " and move tables" if need > memory_needed_for(size, _keeps_depths(run)) else ""
+        kind = "stabiliser chain tables" if group_chain(rules) is not None else "move tables"
+        tables = f" and {kind}" if need > memory_needed_for(size, _keeps_depths(run)) else ""
         require(need, run.memory,
                 f"full BFS of {rules.name} ({number_text(size)} states, 2 bits each{tables})")
     return size
@@ -157,7 +167,7 @@ def group_chain(rules: Rules) -> tuple | None:
     chain is grown to the proved order, from a fixed seed: the same chain, so the same
     indices, in every process (a checkpoint's, a cluster worker's)."""
     lay = layout(rules)
-    if any(len(counts) < len(orbit) for counts, orbit in zip(lay.counts, lay.orbits, strict=True)):
+    if not _distinct(lay):
         return None
     try:
         order = group.count(rules).group_order
@@ -175,6 +185,11 @@ def group_chain(rules: Rules) -> tuple | None:
     rows = [[[int(x) for x in chain.rows[chain.where[j, p]]] for p in orbit]
             for j, orbit in enumerate(orbits)]
     return [int(b) for b in chain.base[:chain.levels]], orbits, rows
+
+
+def _distinct(lay: Layout) -> bool:
+    """Whether every piece is distinct: each state is then one element of the group."""
+    return all(len(counts) >= len(orbit) for counts, orbit in zip(lay.counts, lay.orbits, strict=True))
 
 
 def _pieces(rules: Rules, lay: Layout) -> tuple[list[PieceSet], list]:
