@@ -95,7 +95,8 @@ def bench_cold(src: Sources) -> str:
             f"of its own: with the kernels the install carries (`{rec.data['packaged']}`, compiled for "
             f"{rec.data['packaged_cpu']}), and with the JIT kernels, which compile first; the runs "
             "taken in turn:\n\n"
-            + table(["kernels", "wall time (median)", "runs", "CPU", "compiled in the cache", "target"], first)
+            + table(["kernels", "wall time (median)", "runs", "CPU", "compiled in the cache", "target"],
+                    first)
             + "\n\nThe builds of the kernels, each in one process on one core, the runs taken in turn "
               "(CPU time, the least of the runs):\n\n"
             + table(["n", "build", "CPU", "runs"], builds))
