@@ -96,8 +96,13 @@ def test_the_smoke_set_runs_one_command_per_puzzle():
 
 def test_the_wheel_the_pages_name_is_this_version():
     version = PYPROJECT["version"]
+    found = 0
     for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
         if page.name == "changelog.md":
             continue
-        for named in re.findall(r"puzzlesearch-([\w.]+)-py3-none-any\.whl", page.read_text()):
+        # dist/puzzlesearch-0.1.0-*.whl, or a wheel's full name with its tags
+        wheels = r"puzzlesearch-(\d[\w.]*)-(?:\*|[\w.]+-[\w.]+-[\w.]+)\.whl"
+        for named in re.findall(wheels, page.read_text()):
             assert named == version, f"{page.relative_to(ROOT)}: names the wheel of {named}, not {version}"
+            found += 1
+    assert found >= 3  # the README and the install page name it
