@@ -300,3 +300,25 @@ def test_the_wheel_hook_compiles_the_packaged_build(tmp_path):
     assert path.name == aot.packaged_path().name and [p.name for p in tmp_path.iterdir()] == [path.name]
     module = aot._load(path)
     assert module.half_turn_count(12) == 80 and module.quarter_turn_count(12) == 8  # A032522, A033148
+
+
+def test_a_large_quarter_table_is_built_by_kernels_that_let_ctrl_c_through(monkeypatch):
+    module = built_module()
+    calls = []
+
+    class Watched:  # the kernels compiled ahead of time, each call noted
+        def __getattr__(self, name):
+            calls.append(name)
+            return getattr(module, name)
+
+    monkeypatch.setattr(aot, "_loaded", (Watched(), "aot", True))
+    monkeypatch.setattr(assembly, "JIT_TABLE_H", 5)
+    for h in (4, 5):
+        assembly.table.cache_clear()
+        assembly.quarter_cells.cache_clear()
+        calls.clear()
+        start, cells = assembly.table(h)
+        assert assembly.quarter_cells(h) == len(cells) == start[-1]
+        assert calls == ([] if h >= 5 else ["quarter", "quarter", "quarter_size"]), h
+    assembly.table.cache_clear()
+    assembly.quarter_cells.cache_clear()

@@ -51,6 +51,12 @@ RUN = 3
 # and checked by the tests. Smaller h are counted when asked (0.3 s at h = 11), larger ones
 # too (2 min at h = 14, the count growing 9.5 to 10.6 times an h over h = 11..14).
 COUNTED_CELLS = {12: 633443407, 13: 6354135838}
+# From this side on the quarter table takes seconds to build (h = 11: 6 s, h = 10: 0.7 s,
+# on the Intel Xeon VM with both cores busy; about 9 times more each further h): the JIT
+# kernels build it, which release the GIL, so that Ctrl-C is seen meanwhile (the kernels
+# compiled ahead of time hold it for a whole call). A first count of a smaller board need
+# not import numba for it.
+JIT_TABLE_H = 11
 # Half boards of one E at most, per cell of the quarter table (n = 16..20 measured: 0.02-0.03);
 # four words are kept per half board (east and west, as made and sorted).
 HALF_PER_CELL = 0.05
@@ -124,7 +130,7 @@ def _run(width: int, empty: set[int]) -> int | None:
 def table(h: int) -> tuple[np.ndarray, np.ndarray]:
     """The quarter table of side h: (start, cells), the cells of key k in start[k]:start[k+1]."""
     start = np.zeros((1 << (2 * h)) + 1, np.int64)
-    kernels = _kernels()
+    kernels = _kernels("jit" if h >= JIT_TABLE_H else None)
     kernels.quarter(h, False, start, start)
     np.cumsum(start, out=start)
     cells = np.zeros(int(start[-1]), np.int64)
@@ -139,7 +145,7 @@ def quarter_cells(h: int) -> int:
     it (need_bytes must know it before the table is built)."""
     if h in COUNTED_CELLS:
         return COUNTED_CELLS[h]
-    return int(_kernels().quarter_size(h))
+    return int(_kernels("jit" if h >= JIT_TABLE_H else None).quarter_size(h))
 
 
 def _work(h: int) -> np.ndarray:
