@@ -1,11 +1,12 @@
 """The counting kernels compiled ahead of time, so that `queens count` starts without numba.
 
 Importing numba and compiling or loading the kernels costs every process time: about 0.4 s
-to import numba and load cached kernels, about 5 s to compile the assembly ones on a fresh
-machine, the whole of a first count of n = 17. The counting kernels of corner.py,
-constellation.py, assembly_kernel.py and symmetric_kernel.py are therefore also compiled
-with ``numba.pycc`` into a small extension module: the same numba code, compiled before
-the run instead of during it, loaded without numba or a compiler. Two builds of it serve:
+to import numba and load cached kernels, and on a fresh machine about 5 s to compile the
+assembly ones (a first count of n = 17 took 6.60 s with the JIT kernels, 1.40 s without).
+The counting kernels of corner.py, constellation.py, assembly_kernel.py and
+symmetric_kernel.py are therefore also compiled with ``numba.pycc`` into a small extension
+module: the same numba code, compiled before the run instead of during it, loaded without
+numba or a compiler. Two builds of it serve:
 
 * **Packaged**: the wheel carries one, compiled when the wheel is built (``hatch_build.py``)
   for a CPU level every current machine of its kind has (``PACKAGED_CPU``: x86-64-v3 on
@@ -14,8 +15,9 @@ the run instead of during it, loaded without numba or a compiler. Two builds of 
 * **Tuned**: compiled for this CPU on first use and kept in the user cache directory
   (``$PUZZLESEARCH_CACHE`` overrides it). On the host's own CPU the kernels use its
   instructions (AVX-512 popcounts where it has them): at n = 18 the assembly count took
-  4.3 s of CPU tuned, 4.8 s at x86-64-v3 and 6.6 s generic. Long counts ask for it
-  (``kernels(tuned=True)``); every count uses it once it exists.
+  4.06 s of CPU tuned against 4.91 s at x86-64-v3 (benchmarks/results/
+  queens_assembly_cold.json). Long counts ask for it (``kernels(tuned=True)``); every
+  count uses it once it exists.
 
 Both are named after a hash of the kernels' source and this file's, so an edited kernel
 never runs from a stale build; the tuned one also after the CPU's feature flags.
