@@ -123,29 +123,22 @@ def run_case(name: str, path: Path, twsearch: Path, repeats: int, info: dict,
         peaks["perm"].append(peak)
         hist["perm"] = json.loads(out)["histogram"]
     pm = statistics.median(times["perm"])
-    states = info["states"]
-    if stopped:
-        return {"puzzle": name, "file": path.name, "states": states, "diameter": len(hist["perm"]) - 1,
-                "twsearch_s": None, "twsearch_stopped_s": limit, "perm_s": pm, "perm/twsearch": None,
-                "twsearch_peak_mib": None, "perm_peak_mib": round(max(peaks["perm"])),
-                "indexed": info["indexed"], "bits_mib": round(info["indexed"] / 4 / 2**20, 1),
-                "move_tables_mib": round(info["tables"] / 2**20, 1), "load": round(load, 2),
-                "same_histogram": None, "histogram": f"twsearch stopped after {limit:g} s",
-                "histogram_perm": hist["perm"], "runs_perm": times["perm"],
-                "command_twsearch": f"twsearch -t {WORKERS} -g {path.name}",
-                "command_perm": f"puzzlesearch perm god {path.name} --workers {WORKERS} --json -q --show 0"}
-    tw = statistics.median(times["twsearch"])
-    same = hist["perm"] == hist["twsearch"]
-    row = {"puzzle": name, "file": path.name, "states": states, "diameter": len(hist["perm"]) - 1,
-           "twsearch_s": tw, "perm_s": pm, "perm/twsearch": round(pm / tw, 3),
-           "twsearch_peak_mib": round(max(peaks["twsearch"])), "perm_peak_mib": round(max(peaks["perm"])),
+    row = {"puzzle": name, "file": path.name, "states": info["states"], "diameter": len(hist["perm"]) - 1,
+           "perm_s": pm, "perm_peak_mib": round(max(peaks["perm"])),
            "indexed": info["indexed"], "bits_mib": round(info["indexed"] / 4 / 2**20, 1),
            "move_tables_mib": round(info["tables"] / 2**20, 1), "load": round(load, 2),
-           "same_histogram": same,
-           "histogram": "same" if same else "DIFFERS",
-           "runs_twsearch": times["twsearch"], "runs_perm": times["perm"],
+           "runs_perm": times["perm"],
            "command_twsearch": f"twsearch -t {WORKERS} -g {path.name}",
            "command_perm": f"puzzlesearch perm god {path.name} --workers {WORKERS} --json -q --show 0"}
+    if stopped:
+        return row | {"twsearch_s": None, "twsearch_stopped_s": limit, "perm/twsearch": None,
+                      "twsearch_peak_mib": None, "same_histogram": None,
+                      "histogram": f"twsearch stopped after {limit:g} s", "histogram_perm": hist["perm"]}
+    tw = statistics.median(times["twsearch"])
+    same = hist["perm"] == hist["twsearch"]
+    row |= {"twsearch_s": tw, "perm/twsearch": round(pm / tw, 3),
+            "twsearch_peak_mib": round(max(peaks["twsearch"])), "same_histogram": same,
+            "histogram": "same" if same else "DIFFERS", "runs_twsearch": times["twsearch"]}
     if not same:
         row |= {"histogram_twsearch": hist["twsearch"], "histogram_perm": hist["perm"]}
     if name in TARGETS:

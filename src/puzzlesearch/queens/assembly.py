@@ -4,12 +4,11 @@ The kernels (assembly_kernel.py, compiled ahead of time where possible: aot.py) 
 solutions of a range of row sets E of one *case*. For even n there is one case: nothing in
 the middle. For odd n the middle row and column hold one queen (the centre) or two: one
 in the middle row, ``a`` columns east of the centre, one in the middle column, ``b`` rows
-south of it. The 8 symmetries of the
-square map these two to every sign and order of (a, b), and |a| = |b| puts them on one
-diagonal, so every solution has an image with 0 < a < b <= h: those cases are counted, 8
-times each (as in Kluev's program). A task is a case and a range of ranks of E: ``{"n",
-"case", "first", "count"}`` with case [0, 0] for the even board or the centre queen, and
-its result ``[solutions, half boards]``.
+south of it. The 8 symmetries of the square map these two to every sign and order of
+(a, b), and |a| = |b| puts them on one diagonal, so every solution has an image with
+0 < a < b <= h: those cases are counted, 8 times each (as in Kluev's program). A task is
+a case and a range of ranks of E: ``{"n", "case", "first", "count"}`` with case [0, 0] for
+the even board or the centre queen, and its result ``[solutions, half boards]``.
 
 The quarter table is built once per process (``table``, under a lock: a Dask worker runs
 tasks in several threads of one process) and kept, read only: it is what the method needs
@@ -130,7 +129,7 @@ def _run(width: int, empty: set[int]) -> int | None:
 def table(h: int) -> tuple[np.ndarray, np.ndarray]:
     """The quarter table of side h: (start, cells), the cells of key k in start[k]:start[k+1]."""
     start = np.zeros((1 << (2 * h)) + 1, np.int64)
-    kernels = _kernels("jit" if h >= JIT_TABLE_H else None)
+    kernels = _table_kernels(h)
     kernels.quarter(h, False, start, start)
     np.cumsum(start, out=start)
     cells = np.zeros(int(start[-1]), np.int64)
@@ -145,7 +144,12 @@ def quarter_cells(h: int) -> int:
     it (need_bytes must know it before the table is built)."""
     if h in COUNTED_CELLS:
         return COUNTED_CELLS[h]
-    return int(_kernels("jit" if h >= JIT_TABLE_H else None).quarter_size(h))
+    return int(_table_kernels(h).quarter_size(h))
+
+
+def _table_kernels(h: int):
+    """The kernels that build (or count) the quarter table of side h: JIT from JIT_TABLE_H on."""
+    return _kernels("jit" if h >= JIT_TABLE_H else None)
 
 
 def _work(h: int) -> np.ndarray:
@@ -274,7 +278,7 @@ def task_weight(task: dict) -> float:
     lay = layout(task["n"], tuple(task["case"]))
     start, _ = table(lay["h"])
     return _kernels().task_work(lay["h"], start, lay["free_rows"], lay["east"], lay["west"], lay["sym"],
-                            task["first"], task["count"], 16)
+                                task["first"], task["count"], 16)
 
 
 def count(n: int) -> int:

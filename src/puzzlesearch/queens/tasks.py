@@ -312,7 +312,8 @@ def prepare_assembly(n: int, kernels: str | None = None) -> str:
 
 
 def warm_up(method: str, n: int = 0) -> str:
-    """Load a method's kernels in this process, so that forked workers inherit them compiled.
+    """Load a method's kernels in this process, so that forked workers inherit them compiled
+    (for a count of n >= TUNED_N, the build for this CPU: aot.kernels).
 
     Returns "aot" or "jit": where the corner/rotation kernels come from ("jit" for complete).
     """
