@@ -4,6 +4,7 @@ checkpoints resumed and refused, the same answers on a Dask cluster."""
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import random
 import shutil
@@ -328,6 +329,32 @@ def test_the_cluster_finds_what_one_machine_finds(dask_cluster, tmp_path, monkey
     assert {k: v for k, v in there.json().items() if k not in ("seconds", "workers", "directions")} == {
         k: v for k, v in here.json().items() if k not in ("seconds", "workers", "directions")}
     assert there.json()["diameter"] == REF["burnt_pancake_numbers"]["values"][6]
+
+
+def test_the_layer_files_are_read_without_pythons_parser(tmp_path, monkeypatch):
+    # CPython 3.11's AST builder keeps one recursion count per interpreter: two threads of a
+    # Dask worker parsing at once (np.load's header) can fail; the merge never parses
+    ranks = np.array([0, 5, 17, (1 << 40) + 3], dtype=np.int64)
+    path = tmp_path / "p0-c0-q0.npy"
+    layers_dask._save_array(path, ranks)
+    assert np.array_equal(np.load(path), ranks)  # a plain .npy file, for whoever looks at it
+
+    def parse(*_args, **_kwargs):
+        raise AssertionError("the layer file went through Python's parser")
+
+    with monkeypatch.context() as m:
+        m.setattr(ast, "parse", parse)
+        m.setattr(ast, "literal_eval", parse)
+        assert np.array_equal(layers_dask._load_array(path), ranks)
+        layers_dask._save_array(path, np.array([], dtype=np.int64))
+        assert len(layers_dask._load_array(path)) == 0
+    layers_dask._save_array(path, ranks)
+    path.write_bytes(path.read_bytes()[:-8])
+    with pytest.raises(ValueError, match="p0-c0-q0.npy is damaged"):
+        layers_dask._load_array(path)
+    np.save(path, ranks.astype(np.int32))
+    with pytest.raises(ValueError, match="not a file of ranks"):
+        layers_dask._load_array(path)
 
 
 def test_a_cluster_run_resumes_after_a_kill(dask_cluster, tmp_path, monkeypatch):

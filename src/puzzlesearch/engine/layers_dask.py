@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import time
 import uuid
@@ -64,6 +65,7 @@ PART_MAGIC = b"puzzlesearch layers partition\n"
 EMIT = 1 << 22  # images per expansion chunk (32 MiB of ranks, and as much to sort them)
 TASKS_PER_THREAD = 2  # partitions per cluster thread
 MIN_PARTITION = 1 << 12  # states
+RANKS = np.dtype("<i8")  # the layer files' ranks
 
 
 def partitions(size: int, threads: int) -> list[tuple[int, int]]:
@@ -98,7 +100,27 @@ def _write_part(path: Path, head: dict, cells: np.ndarray) -> None:
 
 def _save_array(path: Path, values: np.ndarray) -> None:
     with replacing(path, "partition") as tmp, open(tmp, "wb") as f:
-        np.save(f, values)  # a file object: np.save would add ".npy" to a name
+        np.save(f, values.astype(RANKS, copy=False))  # a file object: np.save would add ".npy" to a name
+
+
+def _load_array(path: Path) -> np.ndarray:
+    """The ranks _save_array wrote. Not np.load: it reads the header with ast.literal_eval,
+    and CPython 3.11's AST builder keeps one recursion count per interpreter, so two worker
+    threads parsing at once can fail with "SystemError: AST constructor recursion depth
+    mismatch". The header is only checked to be the one np.save writes for 1-d int64."""
+    with open(path, "rb") as f:
+        major, _ = np.lib.format.read_magic(f)
+        width = 2 if major == 1 else 4
+        size = int.from_bytes(f.read(width), "little")
+        header = f.read(size).decode("latin1")
+        offset = f.tell()
+    shape = re.search(r"'shape': \((\d+),\)", header)
+    if f"'descr': '{RANKS.str}'" not in header or "'fortran_order': False" not in header or not shape:
+        raise ValueError(f"{show(path)} is not a file of ranks of a breadth-first search")
+    ranks = np.fromfile(path, dtype=RANKS, offset=offset)
+    if len(ranks) != int(shape[1]):
+        raise ValueError(f"{show(path)} is damaged; delete the folder to start afresh")
+    return ranks
 
 
 # --- the tasks (module functions: the workers import them) --------------------------------------------
@@ -171,7 +193,7 @@ def merge_task(folder: str, q: int, layer: int, watch: list[int]) -> tuple[int, 
     k.relabel(cells, 0, nblocks, BLOCK // 4, np.zeros(nblocks, dtype=np.int64))
     new = 0
     for f in sorted((Path(folder) / f"layer-{layer + 1}").glob(f"p*-c*-q{q}.npy")):
-        ranks = np.load(f) - lo
+        ranks = _load_array(f) - lo
         new += k.mark(cells, 0, hi - lo, ranks, len(ranks))
     found = {w: layer + 1 for w in watch if lo <= w < hi and k.get(cells, w - lo) == k.NEXT}
     _write_part(path, {**head, "layer": layer + 1, "count": int(new),
