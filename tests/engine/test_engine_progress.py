@@ -40,6 +40,15 @@ def test_bar_only_on_a_terminal_and_when_wanted(monkeypatch):
     assert not bar_enabled(True)
 
 
+def test_one_time_steps_are_announced_only_where_a_bar_would_be(monkeypatch):
+    monkeypatch.setattr(sys, "stderr", _Terminal())
+    progress.notice(True)("compiling")
+    assert sys.stderr.getvalue() == "puzzlesearch: compiling\n"
+    assert progress.notice(False) is None
+    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    assert progress.notice(True) is None
+
+
 def test_time_left_comes_from_weights_not_task_counts(clock_at):
     # one heavy task (90% of the work) and nine light ones: after the light ones, 90% is left
     weights = [1] * 9 + [81]

@@ -155,11 +155,31 @@ def test_the_packaged_build_serves_until_a_tuned_one_is_asked_for(fresh_choice, 
     assert kind == "aot" and Path(kernels.__file__) == packaged and builds == []
     assert kernels.quarter_turn_count(12) == 8  # R90(12), OEIS A033148
     assert aot.kernels() == (kernels, "aot")  # kept
-    tuned, kind = aot.kernels(tuned=True)  # a long count: built for this CPU first
+    told = []
+    tuned, kind = aot.kernels(tuned=True, notice=told.append)  # a long count: built for this CPU first
     assert kind == "aot" and builds == [aot.module_path()] and Path(tuned.__file__) == aot.module_path()
+    assert told == [aot.BUILD_NOTICE]  # said before the wait, not after
     fresh_choice.setattr(aot, "_loaded", None)
-    assert Path(aot.kernels()[0].__file__) == aot.module_path()  # once made, every count's
-    assert builds == [aot.module_path()]
+    assert Path(aot.kernels(tuned=True, notice=told.append)[0].__file__) == aot.module_path()  # every count's
+    assert builds == [aot.module_path()] and told == [aot.BUILD_NOTICE]
+
+
+@pytest.mark.parametrize("method", ["assembly", "constellation", "corner"])
+def test_a_long_count_says_it_compiles_before_it_does(fresh_choice, tmp_path, method):
+    fresh_choice.setenv("PUZZLESEARCH_CACHE", str(tmp_path / "cache"))
+    fresh_choice.delenv("PUZZLESEARCH_KERNELS", raising=False)
+    told = []
+
+    def build(path, cpu=None):
+        told.append("built")
+        raise RuntimeError("no C compiler")  # the JIT kernels serve: the notice came first all the same
+
+    fresh_choice.setattr(aot, "build", build)
+    if method == "assembly":
+        tasks.prepare_assembly(tasks.TUNED_N, None, told.append)
+    else:
+        tasks.warm_up(method, tasks.TUNED_N, told.append)
+    assert told == [aot.BUILD_NOTICE, "built"]
 
 
 def test_the_packaged_build_serves_a_long_count_where_no_tuned_one_can_be_built(fresh_choice, tmp_path):

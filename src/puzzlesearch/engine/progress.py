@@ -62,6 +62,14 @@ def bar_enabled(wanted: bool) -> bool:
     return wanted and sys.stderr.isatty()
 
 
+def notice(wanted: bool) -> Callable[[str], None] | None:
+    """Where a run announces a one-time step before its work (compiling kernels for this
+    CPU): a line on stderr where a bar would be drawn, else nowhere (None)."""
+    if not bar_enabled(wanted):
+        return None
+    return lambda text: print(f"puzzlesearch: {text}", file=sys.stderr, flush=True)
+
+
 #: the bar's width, at most and at least (below that it is dropped)
 BAR_MAX, BAR_MIN = 24, 8
 

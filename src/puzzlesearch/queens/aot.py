@@ -40,6 +40,7 @@ import platform
 import tempfile
 import threading
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -146,21 +147,25 @@ def packaged_runs_here() -> bool:
     return needs is None or needs <= set(_cpu_flags().split())
 
 
-def kernels(tuned: bool = False) -> tuple[object, str]:
+BUILD_NOTICE = "compiling the N-Queens kernels for this CPU, once for this machine (about 15 s)"
+
+
+def kernels(tuned: bool = False, notice: Callable[[str], None] | None = None) -> tuple[object, str]:
     """(an object with the kernels of EXPORTS, "aot" or "jit").
 
     With ``tuned``, a build for this very CPU is made first if there is none (about 15 s):
-    for long counts, which it makes faster, never for a first short one.
+    for long counts, which it makes faster, never for a first short one. ``notice`` is
+    told BUILD_NOTICE before a build starts.
     """
     global _loaded
     if _loaded is None or (tuned and _loaded[1] == "aot" and not _loaded[2]):
         with _choosing:
             if _loaded is None or (tuned and _loaded[1] == "aot" and not _loaded[2]):
-                _loaded = _choose(tuned)
+                _loaded = _choose(tuned, notice)
     return _loaded[0], _loaded[1]
 
 
-def _choose(tuned: bool) -> tuple[object, str, bool]:
+def _choose(tuned: bool, notice: Callable[[str], None] | None = None) -> tuple[object, str, bool]:
     want = os.environ.get("PUZZLESEARCH_KERNELS", "").strip().lower()
     if want not in ("", "aot", "jit"):
         raise ValueError(f"PUZZLESEARCH_KERNELS must be 'aot' or 'jit', got {want!r}")
@@ -173,6 +178,8 @@ def _choose(tuned: bool) -> tuple[object, str, bool]:
     failed = path.with_suffix(".failed")
     if not path.exists() and (want == "aot" or not failed.exists()):
         try:
+            if notice is not None:
+                notice(BUILD_NOTICE)
             build(path)
         except Exception as e:  # no compiler, no pycc, a full disk: the JIT kernels do the same
             if want == "aot" and packaged is None:

@@ -66,7 +66,7 @@ from puzzlesearch.engine.failures import CheckFailed
 from puzzlesearch.engine.options import RunOptions, checked, cores
 from puzzlesearch.engine.params import choice, flag, pairs, plural, shown, whole
 from puzzlesearch.engine.params import seed as check_seed
-from puzzlesearch.engine.progress import Display, bar_enabled
+from puzzlesearch.engine.progress import Display, bar_enabled, notice
 from puzzlesearch.engine.run import run_tasks
 from puzzlesearch.engine.store import Checkpoint
 
@@ -346,7 +346,7 @@ def count(
     if method == "assembly":
         return _count_assembly(n, run, workers, options, quick, label, t0)
     if method == "constellation":
-        kind = tasks.warm_up("constellation", n)
+        kind = tasks.warm_up("constellation", n, notice(run.progress))
         todo = tasks.constellation_tasks(n)
         params = {"puzzle": "queens", "n": n, "method": "constellation"}
         display = Display(label, "solutions", nodes=lambda r: r[tasks.SOLUTIONS])
@@ -360,7 +360,7 @@ def count(
         total = sum(r[tasks.SOLUTIONS] for r in results)
         return Count(n, total, unique8 // 8, "", "constellation", None, len(todo),
                      time.perf_counter() - t0, kernels=shared or kind)
-    kind = tasks.warm_up("corner", n)
+    kind = tasks.warm_up("corner", n, notice(run.progress))
     todo = tasks.corner_tasks(n)
     params = {"puzzle": "queens", "n": n, "method": "corner"}
     shared = tasks.shared_kernels(n, workers, run.scheduler is not None)
@@ -394,8 +394,9 @@ def assembly_min_n() -> int:
 def _count_assembly(n: int, run: RunOptions, workers: int, options: RunOptions, quick: bool, label: str,
                     t0: float) -> Count:
     """Count by the assembly method; the unique solutions by Burnside's lemma (assembly.unique)."""
-    from . import assembly
+    from . import aot, assembly
 
+    aot.kernels(notice=notice(run.progress))  # where none was packaged, the build is announced
     local = 1 if run.scheduler is not None else workers
     memory.require(assembly.need_bytes(n, local), run.memory, f"the assembly count of n={n}")
     todo = tasks.assembly_tasks(n)
@@ -404,7 +405,7 @@ def _count_assembly(n: int, run: RunOptions, workers: int, options: RunOptions, 
         assembly.check_checkpoint(run.checkpoint, n)
         Checkpoint.check(run.checkpoint, params, todo)
     shared = tasks.shared_kernels(n, workers, run.scheduler is not None)
-    kind = tasks.prepare_assembly(n, shared)
+    kind = tasks.prepare_assembly(n, shared, notice(run.progress))
     weight = assembly.task_weight if bar_enabled(run.progress) and n % 2 == 0 else None  # only for a bar
     display = Display(label, "solutions", nodes=lambda r: r[0], weight=weight)
     results = _run(tasks.assembly_task, todo, quick, shared=shared, params=params, options=options,

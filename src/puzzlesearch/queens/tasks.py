@@ -295,13 +295,14 @@ def assembly_task(task: dict, kernels: str | None = None) -> list[int]:
     return assembly.run_task(task, kernels)
 
 
-def prepare_assembly(n: int, kernels: str | None = None) -> str:
+def prepare_assembly(n: int, kernels: str | None = None, notice: Callable[[str], None] | None = None) -> str:
     """Load the assembly kernels and build n's quarter table in this process, so that forked
     workers inherit both (the table is shared with them, not copied). Returns "aot" or "jit":
-    where the kernels come from (``kernels`` as for corner_task)."""
+    where the kernels come from (``kernels`` as for corner_task; ``notice`` as for
+    aot.kernels)."""
     from . import assembly
 
-    _, kind = aot.kernels(tuned=n >= TUNED_N and kernels != "jit")
+    _, kind = aot.kernels(tuned=n >= TUNED_N and kernels != "jit", notice=notice)
     assembly.run_task({"n": 6, "case": [0, 0], "first": 0, "count": 1}, kernels)
     # in a helper thread, so that Ctrl-C is seen at once: the table of n = 22 takes seconds
     interrupt.call(assembly.table, n // 2)
@@ -311,18 +312,19 @@ def prepare_assembly(n: int, kernels: str | None = None) -> str:
 # --- both ------------------------------------------------------------------------------------------
 
 
-def warm_up(method: str, n: int = 0) -> str:
+def warm_up(method: str, n: int = 0, notice: Callable[[str], None] | None = None) -> str:
     """Load a method's kernels in this process, so that forked workers inherit them compiled
-    (for a count of n >= TUNED_N, the build for this CPU: aot.kernels).
+    (for a count of n >= TUNED_N, the build for this CPU: aot.kernels, which tells
+    ``notice`` when it compiles).
 
     Returns "aot" or "jit": where the corner/rotation kernels come from ("jit" for complete).
     """
     if method == "constellation":
-        kernels, kind = aot.kernels(tuned=n >= TUNED_N)
+        kernels, kind = aot.kernels(tuned=n >= TUNED_N, notice=notice)
         kernels.count_batch(5, edges.constellations(5))
         return kind
     if method == "corner":
-        kernels, kind = aot.kernels(tuned=n >= TUNED_N)
+        kernels, kind = aot.kernels(tuned=n >= TUNED_N, notice=notice)
         kernels.corner_kernel(5, 2, _bits([0, 2]))
         kernels.side_kernel(5, 1, _bits([1]))
         return kind
