@@ -8,6 +8,7 @@ import ast
 import dataclasses
 import random
 import shutil
+import threading
 from collections import deque
 from math import factorial
 
@@ -355,6 +356,54 @@ def test_the_layer_files_are_read_without_pythons_parser(tmp_path, monkeypatch):
     np.save(path, ranks.astype(np.int32))
     with pytest.raises(ValueError, match="not a file of ranks"):
         layers_dask._load_array(path)
+
+
+def test_a_stale_merge_of_a_partition_never_writes_over_the_live_one(tmp_path, monkeypatch):
+    # Dask may run a merge again while a worker it took for lost still runs it. The stale
+    # run read the partition first; the live one merges, the driver removes the layer's
+    # files, then the stale one goes on: it must not write the partition back without them.
+    space = pancakes(8)
+    whole = layers.search(space, run=RunOptions(workers=1))
+    folder, bounds = str(tmp_path), layers_dask.partitions(space.size, 1)
+    for p, (lo, hi) in enumerate(bounds):
+        layers_dask.init_task(folder, p, lo, hi, space.start)
+    for d in range(3):
+        for p in range(len(bounds)):
+            layers_dask.expand_task(folder, p, d, bounds, space)
+        merged = [layers_dask.merge_task(folder, q, d, []) if d < 2 else None for q in range(len(bounds))]
+        if d < 2:
+            assert sum(c for c, _ in merged) == whole.histogram[d + 1]
+            shutil.rmtree(tmp_path / f"layer-{d + 1}")
+    read, paused, go = layers_dask._read_part, threading.Event(), threading.Event()
+
+    def read_then_wait(path):
+        got = read(path)
+        if threading.current_thread().name == "stale":
+            paused.set()
+            go.wait(10)
+        return got
+
+    monkeypatch.setattr(layers_dask, "_read_part", read_then_wait)
+    results = {}
+
+    def merge(name):
+        results[name] = layers_dask.merge_task(folder, 0, 2, [])
+
+    stale = threading.Thread(name="stale", target=merge, args=("stale",))
+    live = threading.Thread(target=merge, args=("live",))
+    stale.start()
+    assert paused.wait(10)
+    live.start()
+    live.join(0.5)
+    if not live.is_alive():  # merged: the driver, every merge returned, removes the files
+        shutil.rmtree(tmp_path / "layer-3")
+    go.set()
+    stale.join(10)
+    live.join(10)
+    head, _ = read(layers_dask._part_path(tmp_path, 0))
+    assert head["layer"] == 3 and results["stale"] == results["live"] == (head["count"], {})
+    rest = sum(layers_dask.merge_task(folder, q, 2, [])[0] for q in range(1, len(bounds)))
+    assert head["count"] + rest == whole.histogram[3]
 
 
 def test_a_cluster_run_resumes_after_a_kill(dask_cluster, tmp_path, monkeypatch):

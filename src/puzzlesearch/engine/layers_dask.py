@@ -98,6 +98,17 @@ def _write_part(path: Path, head: dict, cells: np.ndarray) -> None:
     write_bits(path, "partition", PART_MAGIC, head, cells)
 
 
+def _owning(folder: Path, p: int) -> Any:
+    """Partition p's file is read and rewritten by one task at a time. Two can run at once:
+    Dask may run a task again while a worker it took for lost still runs it, and tasks
+    a Ctrl-C cancelled keep running while the run is resumed. Without this, one that read
+    the partition before the other wrote it, and listed the layer's files after the driver
+    removed them, would write the partition back with the layer's new states missing."""
+    from filelock import FileLock  # the cluster extra's, as dask is
+
+    return FileLock(folder / f"part-{p}.lock")
+
+
 def _save_array(path: Path, values: np.ndarray) -> None:
     with replacing(path, "partition") as tmp, open(tmp, "wb") as f:
         np.save(f, values.astype(RANKS, copy=False))  # a file object: np.save would add ".npy" to a name
@@ -131,14 +142,16 @@ def init_task(folder: str, p: int, lo: int, hi: int, start: int) -> None:
     from puzzlesearch.engine import layers_kernel as k  # numba: on the workers, not in the client
 
     path = _part_path(Path(folder), p)
-    if path.exists():
-        return
-    cells = np.full((hi - lo + 3) // 4, 0xFF, dtype=np.uint8)
-    for i in range(hi - lo, 4 * len(cells)):
-        k.put(cells, i, k.OLD)
-    if lo <= start < hi:
-        k.put(cells, start - lo, k.NEXT)
-    _write_part(path, {"lo": lo, "hi": hi, "layer": 0, "count": int(lo <= start < hi), "found": {}}, cells)
+    with _owning(Path(folder), p):
+        if path.exists():
+            return
+        cells = np.full((hi - lo + 3) // 4, 0xFF, dtype=np.uint8)
+        for i in range(hi - lo, 4 * len(cells)):
+            k.put(cells, i, k.OLD)
+        if lo <= start < hi:
+            k.put(cells, start - lo, k.NEXT)
+        head = {"lo": lo, "hi": hi, "layer": 0, "count": int(lo <= start < hi), "found": {}}
+        _write_part(path, head, cells)
 
 
 def expand_task(folder: str, p: int, layer: int, bounds: list[tuple[int, int]], space: Space) -> int:
@@ -183,21 +196,22 @@ def merge_task(folder: str, q: int, layer: int, watch: list[int]) -> tuple[int, 
     from puzzlesearch.engine import layers_kernel as k
 
     path = _part_path(Path(folder), q)
-    head, cells = _read_part(path)
-    if head["layer"] == layer + 1:
-        return head["count"], {int(a): b for a, b in head["found"].items()}
-    if head["layer"] != layer:
-        raise RuntimeError(f"partition {q} holds layer {head['layer']}, not {layer}")
-    lo, hi = head["lo"], head["hi"]
-    nblocks = -(-(hi - lo) // BLOCK)
-    k.relabel(cells, 0, nblocks, BLOCK // 4, np.zeros(nblocks, dtype=np.int64))
-    new = 0
-    for f in sorted((Path(folder) / f"layer-{layer + 1}").glob(f"p*-c*-q{q}.npy")):
-        ranks = _load_array(f) - lo
-        new += k.mark(cells, 0, hi - lo, ranks, len(ranks))
-    found = {w: layer + 1 for w in watch if lo <= w < hi and k.get(cells, w - lo) == k.NEXT}
-    _write_part(path, {**head, "layer": layer + 1, "count": int(new),
-                       "found": {str(a): b for a, b in found.items()}}, cells)
+    with _owning(Path(folder), q):
+        head, cells = _read_part(path)
+        if head["layer"] == layer + 1:
+            return head["count"], {int(a): b for a, b in head["found"].items()}
+        if head["layer"] != layer:
+            raise RuntimeError(f"partition {q} holds layer {head['layer']}, not {layer}")
+        lo, hi = head["lo"], head["hi"]
+        nblocks = -(-(hi - lo) // BLOCK)
+        k.relabel(cells, 0, nblocks, BLOCK // 4, np.zeros(nblocks, dtype=np.int64))
+        new = 0
+        for f in sorted((Path(folder) / f"layer-{layer + 1}").glob(f"p*-c*-q{q}.npy")):
+            ranks = _load_array(f) - lo
+            new += k.mark(cells, 0, hi - lo, ranks, len(ranks))
+        found = {w: layer + 1 for w in watch if lo <= w < hi and k.get(cells, w - lo) == k.NEXT}
+        _write_part(path, {**head, "layer": layer + 1, "count": int(new),
+                           "found": {str(a): b for a, b in found.items()}}, cells)
     return int(new), found
 
 
