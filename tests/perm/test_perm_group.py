@@ -15,7 +15,7 @@ import pytest
 from conftest import run_cli
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.engine.space import GROUP
-from puzzlesearch.perm import Puzzle, fullbfs, layout, rules
+from puzzlesearch.perm import Puzzle, formats, fullbfs, layout, rules, schreier
 
 DATA = Path(__file__).parent.parent / "data" / "perm"
 
@@ -121,3 +121,16 @@ def test_the_count_that_chooses_the_index_keeps_to_the_memory_cap(tmp_path):
     census = run_cli("perm", "god", str(path), "--memory", "0.001", "--json")
     assert census.code == 0, census.err
     assert census.json()["indexed"] == 60 and census.json()["histogram"] == [1] * 60
+
+
+def test_the_count_under_the_memory_cap_is_not_made_again_without_it(tmp_path, monkeypatch):
+    path = tmp_path / "ring.toml"
+    names = [f"q{i}" for i in range(40)]
+    path.write_text(f'name = "Ring of 40"\nmetric = "given"\n[pieces.p]\npositions = {json.dumps(names)}\n'
+                    f'[moves]\nT = "({" ".join(names)})"\n')
+    r = formats.load(path)
+    counted = []
+    order = schreier.order
+    monkeypatch.setattr(schreier, "order", lambda *a: counted.append(a[2]) or order(*a))
+    assert fullbfs.check_census(r, layout.layout(r), RunOptions(memory=1 << 20)) == 40
+    assert fullbfs.group_chain(r) is not None and counted == [1 << 20]  # once, under the cap

@@ -170,7 +170,7 @@ def group_chain(rules: Rules) -> tuple | None:
     if not _distinct(lay):
         return None
     try:
-        order = group.count(rules).group_order
+        order = group.group_order(rules)
     except ValueError:
         return None
     pieces = index_size(lay)

@@ -46,6 +46,9 @@ TWIST, PARITY = "twist", "parity"
 #: the most points (positions x twists) of a group the invariants do not describe that is
 #: counted exactly (sympy's deterministic Schreier–Sims, seconds at this size)
 MAX_EXACT_POINTS = 64
+#: the orders count has proved in this process: the same under any memory cap, so that a
+#: count made under one is not made again without it (group_order)
+_ORDERS: dict[Rules, int] = {}
 
 
 @dataclass(frozen=True)
@@ -249,7 +252,15 @@ def count(rules: Rules, memory: int | None = None) -> Count:
         told = "keeping each piece in its orbit" if orbit_only else "the invariants above allow"
         reasons.append((f"the moves tie the pieces further, in ways no twist sum or parity tells: they reach "
                         f"{states:,} of the {allowed:,} arrangements {told}", Fraction(allowed, states)))
+    _ORDERS[rules] = order
     return Count(states, order, total, tuple(reasons), how, complete, time.perf_counter() - t0)
+
+
+def group_order(rules: Rules) -> int:
+    """The order of the group the moves generate (``count(rules).group_order``), counted
+    once a process."""
+    known = _ORDERS.get(rules)
+    return known if known is not None else count(rules).group_order
 
 
 def _orbit_group(m: int, k: int) -> int:
@@ -452,5 +463,5 @@ def member(rules: Rules, state: State, lay: Layout | None = None) -> bool:
     return bool(group(rules, lay).contains(Permutation(as_points(lay, pts, rules.ks, perm, twists))))
 
 
-__all__ = ["Count", "Invariant", "Lattice", "count", "group", "invariants", "member", "orbit_name",
-           "stabiliser_order", "unreachable"]
+__all__ = ["Count", "Invariant", "Lattice", "count", "group", "group_order", "invariants", "member",
+           "orbit_name", "stabiliser_order", "unreachable"]
