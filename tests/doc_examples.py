@@ -200,7 +200,7 @@ _TWISTY = ('name = "twisty"\n[pieces.discs]\npositions = ["a", "b", "c", "d"]\nt
 _DISCS = ("Name three discs\nSet DISCS 3 2\n\nSolved\nDISCS\n1 2 3\nEnd\n\n"
           "# X sends the disc at 1 to 3, turning it over, the one at 2 to 1 and the one at 3 to 2\n"
           "Move X\nDISCS\n2 3 1\n1 0 0\nEnd\n\nMove Y\nDISCS\n2 1 3\nEnd\n")
-_TURNS = ('name = "TurnFour 3x2"\n[pieces.tiles]\npositions = ["a", "b", "c", "d", "e", "f"]\ntwists = 4\n'
+TURNS = ('name = "TurnFour 3x2"\n[pieces.tiles]\npositions = ["a", "b", "c", "d", "e", "f"]\ntwists = 4\n'
           '[moves]\nL = "(a+1 b+1 e+1 d+1)"\nR = "(b+1 c+1 f+1 e+1)"\n')
 SETUP: dict[str, list[tuple[str, ...]]] = {
     # docs/perm.md's solve from a table: the census that leaves it, run just before on the page
@@ -219,7 +219,7 @@ SETUP: dict[str, list[tuple[str, ...]]] = {
     "puzzlesearch perm info twisty.toml": [("write", "twisty.toml", _TWISTY)],
     "puzzlesearch perm solve twisty.toml b+1 a c d+1": [("write", "twisty.toml", _TWISTY)],
     "puzzlesearch perm solve twisty.toml a+1 b c d": [("write", "twisty.toml", _TWISTY)],
-    "puzzlesearch perm info turns.toml": [("write", "turns.toml", _TURNS)],
+    "puzzlesearch perm info turns.toml": [("write", "turns.toml", TURNS)],
     "puzzlesearch perm info bad.toml": [("write", "bad.toml", _DEMO.replace('"(c d)"', '"(c e)"'))],
     "puzzlesearch queens count -n 12 --checkpoint q13.ckpt":
         [("run", "puzzlesearch queens count -n 13 --checkpoint q13.ckpt")],

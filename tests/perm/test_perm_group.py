@@ -13,26 +13,17 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli
+from doc_examples import TURNS  # the TurnFour of docs/perm.md
 from puzzlesearch.engine.options import RunOptions
 from puzzlesearch.engine.space import GROUP
 from puzzlesearch.perm import Puzzle, formats, fullbfs, layout, rules, schreier
 
 DATA = Path(__file__).parent.parent / "data" / "perm"
 
-#: a TurnFour of 3 x 2 tiles: each 2x2 square turns a quarter, each tile it moves turned by one
-TURNS = """
-name = "TurnFour 3x2"
-[pieces.tiles]
-positions = ["a", "b", "c", "d", "e", "f"]
-twists = 4
-[moves]
-L = "(a+1 b+1 e+1 d+1)"
-R = "(b+1 c+1 f+1 e+1)"
-"""
-
 
 @pytest.fixture
 def turns(tmp_path) -> Puzzle:
+    """A TurnFour of 3 x 2 tiles: each 2x2 square turns a quarter, each tile it moves turned by one."""
     path = tmp_path / "turns.toml"
     path.write_text(TURNS)
     return Puzzle.from_file(path)
