@@ -64,6 +64,7 @@ VERSION = $(shell sed -n 's/^version = "\(.*\)"/\1/p' pyproject.toml)
 wheel: $(VENV)/.installed-dev
 	rm -f dist/puzzlesearch-*
 	$(BIN)/python -m build --outdir dist
+	$(BIN)/python benchmarks/wheel_smoke.py --manylinux dist/puzzlesearch-$(VERSION)-*.whl
 
 wheel-check: wheel
 	$(BIN)/python benchmarks/wheel_smoke.py --no-record --wheel $(wildcard dist/puzzlesearch-$(VERSION)-*.whl)

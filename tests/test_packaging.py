@@ -10,6 +10,7 @@ import re
 import subprocess
 import sys
 import tomllib
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -63,11 +64,24 @@ def test_the_citation_file_holds_what_cff_1_2_0_requires():
 
 
 @pytest.mark.parametrize("args", [["--wheel", "/nonexistent/puzzlesearch-0.1.0-py3-none-any.whl"],
-                                  ["--wheel", str(ROOT / "pyproject.toml")], ["--nosuch"]])
+                                  ["--wheel", str(ROOT / "pyproject.toml")], ["--nosuch"],
+                                  ["--manylinux", str(ROOT / "pyproject.toml")]])
 def test_the_smoke_script_refuses_bad_arguments_with_exit_2(args):
     result = subprocess.run([sys.executable, str(SMOKE), *args], capture_output=True, text=True, timeout=60)
     assert result.returncode == 2 and result.stdout == "", result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_a_wheel_tagged_for_this_machine_alone_is_refused_and_a_pure_one_left_as_it_is(tmp_path):
+    wheel = tmp_path / f"puzzlesearch-{PYPROJECT['version']}-cp311-cp311-linux_x86_64.whl"
+    with zipfile.ZipFile(wheel, "w") as z:
+        z.writestr("puzzlesearch/__init__.py", "")
+    result = subprocess.run([sys.executable, str(SMOKE), "--wheel", str(wheel), "--no-record"],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1 and result.stderr.count("\n") == 1
+    assert "is tagged for this machine alone, not manylinux: make wheel retags it" in result.stderr
+    pure = tmp_path / "puzzlesearch-0.1.0-py3-none-any.whl"
+    assert load_smoke().manylinux(pure) == pure  # nothing to retag
 
 
 def test_the_smoke_checks_accept_the_right_answers_and_name_a_wrong_one(tmp_path):
