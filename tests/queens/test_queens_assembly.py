@@ -183,10 +183,16 @@ def test_quarter_cells_of_h11_is_the_size_of_the_table():
     assembly.table.cache_clear()  # 0.5 GiB
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("h", sorted(assembly.COUNTED_CELLS))
+@pytest.mark.parametrize("h", [h for h in sorted(assembly.COUNTED_CELLS) if h <= 11])
 def test_the_cells_kept_are_those_counted(h):
     assert kernel.quarter_size(h) == assembly.COUNTED_CELLS[h]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("h", [h for h in sorted(assembly.COUNTED_CELLS) if h > 11])
+def test_the_cells_kept_of_the_largest_sides_are_those_counted(h):
+    assert kernel.quarter_size(h) == assembly.COUNTED_CELLS[h]
+    assert set(assembly.COUNTED_CELLS) == set(range(1, 14))  # every side a count may use (n <= 27)
 
 
 # --- the tasks -----------------------------------------------------------------------------------
@@ -322,6 +328,17 @@ def test_count_refuses_what_assembly_cannot_run(args, words):
     r = run_cli("queens", "count", *args)
     assert_bad_input(r)
     assert words in r.err
+
+
+@pytest.mark.parametrize("n", [14, 19, 24])
+def test_a_count_refused_for_memory_loads_no_kernel_first(n, monkeypatch):
+    # no compile of 15 s before "needs more memory": the refusal comes before any work
+    def no_kernels(*args, **kwargs):
+        raise AssertionError("the kernels were loaded before the memory was checked")
+
+    monkeypatch.setattr(aot, "kernels", no_kernels)
+    with pytest.raises(ValueError, match=f"the assembly count of n={n} needs"):
+        api.count(n, method="assembly", run=RunOptions(memory=1 << 10))
 
 
 def test_estimate_prints_time_and_memory():

@@ -394,9 +394,8 @@ def assembly_min_n() -> int:
 def _count_assembly(n: int, run: RunOptions, workers: int, options: RunOptions, quick: bool, label: str,
                     t0: float) -> Count:
     """Count by the assembly method; the unique solutions by Burnside's lemma (assembly.unique)."""
-    from . import aot, assembly
+    from . import assembly
 
-    aot.kernels(notice=notice(run.progress))  # where none was packaged, the build is announced
     local = 1 if run.scheduler is not None else workers
     memory.require(assembly.need_bytes(n, local), run.memory, f"the assembly count of n={n}")
     todo = tasks.assembly_tasks(n)

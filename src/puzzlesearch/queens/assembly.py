@@ -44,12 +44,14 @@ MIN_N = 4
 # 6.7 s on one core).
 RUN = 3
 
-# The cells of the quarter table where counting them takes seconds (1.6 s for h = 12, 11 s
-# for 13 on one core; n <= 27 needs no larger h): counted once by
+# The cells of the quarter table of every side a count may use (n <= 27: h <= 13), so that
+# need_bytes refuses a count for memory before any kernel is loaded, compiled or run (the
+# count takes 0.3 s at h = 11, 1.6 s at 12 and 11 s at 13 on one core). Counted once by
 # ``python -c "from puzzlesearch.queens import assembly_kernel as k; print(k.quarter_size(13))"``
-# and checked by the tests. Smaller h are counted when asked (0.3 s at h = 11), larger ones
-# too (2 min at h = 14, the count growing 9.5 to 10.6 times an h over h = 11..14).
-COUNTED_CELLS = {12: 633443407, 13: 6354135838}
+# and checked by the tests. Larger h are counted when asked (2 min at h = 14, the count
+# growing 9.5 to 10.6 times an h over h = 11..14).
+COUNTED_CELLS = {1: 2, 2: 5, 3: 18, 4: 87, 5: 462, 6: 2635, 7: 16870, 8: 118969, 9: 915442,
+                 10: 7535369, 11: 66807234, 12: 633443407, 13: 6354135838}
 # From this side on the quarter table takes seconds to build (h = 11: 6 s, h = 10: 0.7 s,
 # on the Intel Xeon VM with both cores busy; about 9 times more each further h): the JIT
 # kernels build it, which release the GIL, so that Ctrl-C is seen meanwhile (the kernels
