@@ -358,6 +358,23 @@ def test_the_layer_files_are_read_without_pythons_parser(tmp_path, monkeypatch):
         layers_dask._load_array(path)
 
 
+def test_a_task_left_running_after_its_folder_is_removed_never_makes_it_again(tmp_path):
+    # A Ctrl-C removes the run's temporary folder while tasks it cancelled may still be
+    # running on the workers: each fails where it first touches the folder, leaving nothing.
+    space = pancakes(6)
+    folder = tmp_path / "puzzlesearch-layers-run"
+    folder.mkdir()
+    (lo, hi), = layers_dask.partitions(space.size, 1)[:1]
+    layers_dask.init_task(str(folder), 0, lo, hi, space.start)
+    layers_dask.expand_task(str(folder), 0, 0, [(lo, hi)], space)
+    shutil.rmtree(folder)
+    with pytest.raises(FileNotFoundError):
+        layers_dask.merge_task(str(folder), 0, 0, [])
+    with pytest.raises(FileNotFoundError):
+        layers_dask.init_task(str(folder), 0, lo, hi, space.start)
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_stale_merge_of_a_partition_never_writes_over_the_live_one(tmp_path, monkeypatch):
     # Dask may run a merge again while a worker it took for lost still runs it. The stale
     # run read the partition first; the live one merges, the driver removes the layer's

@@ -35,9 +35,11 @@ import json
 import os
 import re
 import shutil
+import threading
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -98,15 +100,34 @@ def _write_part(path: Path, head: dict, cells: np.ndarray) -> None:
     write_bits(path, "partition", PART_MAGIC, head, cells)
 
 
-def _owning(folder: Path, p: int) -> Any:
+@contextmanager
+def _owning(folder: Path, p: int) -> Iterator[None]:
     """Partition p's file is read and rewritten by one task at a time. Two can run at once:
     Dask may run a task again while a worker it took for lost still runs it, and tasks
     a Ctrl-C cancelled keep running while the run is resumed. Without this, one that read
     the partition before the other wrote it, and listed the layer's files after the driver
-    removed them, would write the partition back with the layer's new states missing."""
-    from filelock import FileLock  # the cluster extra's, as dask is
+    removed them, would write the partition back with the layer's new states missing.
 
-    return FileLock(folder / f"part-{p}.lock")
+    The lock file is opened without making its folder (filelock's FileLock makes it): a
+    task still running after its run removed the folder fails here instead of leaving a
+    new, empty folder behind. The in-process lock is for a worker's threads on a network
+    file system, where flock is emulated by locks that one process holds for all its
+    threads."""
+    import portalocker  # the cluster extra's, as dask is
+
+    path = folder / f"part-{p}.lock"
+    with _THREADS_GUARD:
+        threads = _THREADS.setdefault(str(path), threading.Lock())
+    with threads, open(path, "a") as f:
+        portalocker.lock(f, portalocker.LOCK_EX)
+        try:
+            yield
+        finally:
+            portalocker.unlock(f)
+
+
+_THREADS: dict[str, threading.Lock] = {}  # a worker process's lock for each lock file it took
+_THREADS_GUARD = threading.Lock()
 
 
 def _save_array(path: Path, values: np.ndarray) -> None:
