@@ -7,6 +7,7 @@ import random
 import shutil
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -260,6 +261,25 @@ def test_a_failed_build_falls_back_to_jit_and_is_not_retried(fresh_choice, tmp_p
     r = run_cli("queens", "count", "-n", "8")
     assert r.code == 2 and r.out == "" and len(r.err.strip().splitlines()) == 1
     assert r.err.startswith("puzzlesearch: error: PUZZLESEARCH_KERNELS=aot, but the kernels could not")
+
+
+def test_a_worker_thread_never_builds_the_kernels(fresh_choice, tmp_path):
+    # A Dask worker runs its tasks on threads of their own: there the builds that exist
+    # serve, or the JIT kernels, never a 15 s build holding the GIL under the other tasks.
+    fresh_choice.setenv("PUZZLESEARCH_CACHE", str(tmp_path))
+    fresh_choice.delenv("PUZZLESEARCH_KERNELS", raising=False)
+    calls = []
+    fresh_choice.setattr(aot, "build", calls.append)
+    got = []
+    for tuned in (False, True):
+        fresh_choice.setattr(aot, "_loaded", None)
+        worker = threading.Thread(target=lambda t=tuned: got.append(aot.kernels(tuned=t)[1]))
+        worker.start()
+        worker.join(60)
+    assert got == ["jit", "jit"] and calls == []
+    fresh_choice.setattr(aot, "_loaded", None)
+    aot.kernels()  # the main thread does build
+    assert calls == [aot.module_path()]
 
 
 def test_module_name_follows_the_kernel_source(monkeypatch):

@@ -27,7 +27,8 @@ never runs from a stale build; the tuned one also after the CPU's feature flags.
 "aot" or "jit". The environment variable ``PUZZLESEARCH_KERNELS`` forces ``jit`` or ``aot``
 (``aot`` raises ValueError where no build can be made or loaded). A failed build (no C compiler,
 numba without pycc) is remembered in a marker file next to where the module would be, so
-that later runs go straight to the JIT kernels; delete the marker to retry.
+that later runs go straight to the JIT kernels; delete the marker to retry. Only the main
+thread builds: elsewhere (the tasks of a Dask worker) the choice is the builds that exist.
 """
 
 from __future__ import annotations
@@ -176,7 +177,11 @@ def _choose(tuned: bool, notice: Callable[[str], None] | None = None) -> tuple[o
     if packaged is not None and not tuned:
         return packaged, "aot", False
     failed = path.with_suffix(".failed")
-    if not path.exists() and (want == "aot" or not failed.exists()):
+    # Only the main thread builds: a Dask worker's tasks run on threads of their own, and a
+    # build there would hold the GIL for its 15 s and change the process's warnings filters
+    # under the other tasks. They take the wheel's build or the JIT kernels instead.
+    builds_here = want == "aot" or threading.current_thread() is threading.main_thread()
+    if not path.exists() and builds_here and (want == "aot" or not failed.exists()):
         try:
             if notice is not None:
                 notice(BUILD_NOTICE)
