@@ -23,7 +23,9 @@ boards, for 2 workers and for a cluster of 64.
 (Q(22), Q(23)): each call runs the count from its checkpoint for at most SECONDS, then
 ends it as Ctrl-C would (SIGTERM: every finished task stays in the checkpoint), and notes
 the sitting (its date, wall and CPU time, the tasks done, the load) in FILE.sittings.json
-beside the checkpoint, to be committed with it. The call that finishes the count writes
+beside the checkpoint, to be committed with it. The entry is written when the sitting starts
+and again every minute (HEARTBEAT_S), so a sitting stopped from outside keeps its time to
+within a minute; its ``stopped`` field says so. The call that finishes the count writes
 results/queens_assembly_nN.json: the counts (checked against the published ones), the
 wall and CPU time of all the sittings together, and what ``queens estimate`` said before
 the first, and its target of wall time across sittings (FRONTIER_TARGETS).
@@ -81,12 +83,30 @@ FRONTIER_TARGETS = {22: 75 * 60.0, 23: 8 * 3600.0}  # seconds of wall time on 2 
 PER_CORE_TARGET = 4.0  # at n = 18, one worker each: constellation time over assembly time
 REFERENCE_TARGET = {19: 2.5, 20: 2.5}  # the reference kernels' CPU time over this tree's
 COLD_N, COLD_TARGET = 17, 3.0  # the first count on a fresh machine, seconds
+HEARTBEAT_S = 60.0  # how often a sitting rewrites its entry in the sittings log
 HERE = Path(__file__).resolve().parents[1]
 
 
 def _cpu() -> float:
     r = resource.getrusage(resource.RUSAGE_CHILDREN)
     return r.ru_utime + r.ru_stime
+
+
+def group_cpu(pgid: int) -> float | None:
+    """The CPU seconds of the processes of one process group that still run, and of the
+    children they have reaped (Linux's /proc); None where /proc does not say."""
+    ticks, found = 0, False
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            # proc(5): after the command's ")", index 2 is the group (field 5) and 11-14 are
+            # utime, stime, cutime and cstime (fields 14-17)
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[2]) == pgid:
+            found = True
+            ticks += sum(int(x) for x in fields[11:15])
+    return ticks / os.sysconf("SC_CLK_TCK") if found else None
 
 
 def one_run(n: int, workers: int, method: str, checkpoint: str | None = None,
@@ -175,22 +195,38 @@ def frontier(n: int, checkpoint: str, sitting: float) -> None:
     # (SIGINT may be ignored here: a background job inherits it so)
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
-    try:
-        out, err = proc.communicate(timeout=sitting)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGTERM)
-        out, err = proc.communicate()
+    log["sittings"].append(entry := {"tasks_before": done_before, "loadavg_start": load_start})
+
+    def note(seconds: float, cpu: float | None, **more) -> None:
+        entry.update({"date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+                      "seconds": round(seconds, 1), "cpu_s": None if cpu is None else round(cpu, 1),
+                      **more})
+        notes.write_text(json.dumps(log, indent=1) + "\n")
+
+    # The sitting's entry is rewritten every minute until the count ends, so that a sitting
+    # stopped from outside (the machine shut down under it) still says how long it ran, to
+    # within a minute: its tasks are in the checkpoint, and the time they took must be in
+    # the record. The next call counts its tasks from the checkpoint, not from this entry.
+    out = err = None
+    while out is None:
+        left = sitting - (time.perf_counter() - t0)
+        if left <= 0:
+            os.killpg(proc.pid, signal.SIGTERM)
+            out, err = proc.communicate()
+            break
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            out, err = proc.communicate(timeout=min(HEARTBEAT_S, left))
+        if out is None:
+            note(time.perf_counter() - t0, group_cpu(proc.pid), tasks_after=None,
+                 loadavg_end=None, finished=False, stopped="running, or stopped from outside after this date")
     seconds, cpu = time.perf_counter() - t0, _cpu() - cpu_before
     fold_wal(ckpt)
     done_after, task_seconds = done_tasks(ckpt)
     if proc.returncode not in (0, 130):
         raise SystemExit(f"{argv} exited {proc.returncode}: {err.strip()[-500:]}")
-    log["sittings"].append({"date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
-                            "seconds": round(seconds, 1), "cpu_s": round(cpu, 1),
-                            "tasks_before": done_before, "tasks_after": done_after,
-                            "loadavg_start": load_start, "loadavg_end": list(os.getloadavg()),
-                            "finished": proc.returncode == 0})
-    notes.write_text(json.dumps(log, indent=1) + "\n")
+    entry.pop("stopped", None)
+    note(seconds, cpu, tasks_after=done_after, loadavg_end=list(os.getloadavg()),
+         finished=proc.returncode == 0)
     if proc.returncode != 0:
         print(f"sitting ended after {seconds:.0f} s: {done_after} tasks done ({done_after - done_before} "
               f"in this sitting); run the same command again to go on")
