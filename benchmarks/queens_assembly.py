@@ -41,6 +41,15 @@ The record is written again after each n, so that a run cut short keeps the n it
 largest resident set of one process (the quarter table is built before the workers are
 forked, so they share it and the sum of their sets overstates what the run uses).
 
+``--split N --sample K`` (results/queens_assembly_split_nN.json) compares how a count of N
+is cut into tasks: ranges of equal length (split 1, which the Q(22) and Q(23) checkpoints
+keep) and ranges of equal work (split 2, a new count's). It draws K tasks of each at random
+(seeded) and, the heaviest tasks of equal length being the first of the centre-queen case,
+the first two of that case from each, and times each in this process on one core (CPU time of
+the thread), the two splits in turn. With ``--checkpoint FILE`` of a count of N by equal
+lengths it adds the times of all the tasks that FILE holds. Target: no task of the balanced
+split over 60 s, a kill losing at most about a minute.
+
 ``--cold`` (results/queens_assembly_cold.json) times the first count on a fresh machine:
 ``queens count -n 17 --workers 2 --json``, each run with empty kernel caches of its own
 (numba's and ``$PUZZLESEARCH_CACHE``), so that only what the install carries is there: the
@@ -249,6 +258,56 @@ def frontier(n: int, checkpoint: str, sitting: float) -> None:
                    f"--sitting SECONDS (once a sitting)", "sittings": sittings})
 
 
+def split_sample(n: int, sample: int, checkpoint: str | None, seed: int = 2026) -> None:
+    """Time sampled tasks of both splits of n (see the module docstring)."""
+    import random
+
+    from puzzlesearch.queens import assembly
+    from puzzlesearch.queens import tasks as queens_tasks
+
+    load_start = list(os.getloadavg())
+    t0 = time.perf_counter()
+    splits = {1: queens_tasks.assembly_tasks(n, 1)}
+    splits[2] = queens_tasks.assembly_tasks(n, 2)
+    split_seconds = time.perf_counter() - t0  # with the quarter table's index: once a count
+    assembly.table(n // 2)
+    assembly.run_task(splits[1][0])  # the kernels loaded, the table warm
+    rng = random.Random(seed)
+    chosen = {}
+    for k, todo in splits.items():
+        centre = [t for t in todo if t["case"] == [0, 0]][:2]
+        chosen[k] = centre + rng.sample([t for t in todo if t not in centre], sample)
+    spent: dict[int, list[float]] = {1: [], 2: []}
+    for i in range(max(len(v) for v in chosen.values())):
+        for k in (1, 2):
+            if i < len(chosen[k]):
+                start = time.thread_time()
+                assembly.run_task(chosen[k][i])
+                spent[k].append(time.thread_time() - start)
+                print(f"split {k} task {i}: {spent[k][-1]:.1f} s", flush=True)
+    rows = []
+    for k, todo in splits.items():
+        v = sorted(spent[k])
+        rows.append({"n": n, "split": k, "tasks": len(todo), "sampled": len(v),
+                     "mean_s": statistics.mean(v), "median_s": statistics.median(v), "max_s": v[-1],
+                     "centre_first_s": spent[k][:2], "over_60_s": sum(x > 60 for x in v),
+                     "model_mean_s": queens_tasks.assembly_cpu_seconds(n) / len(todo)})
+    extra = {"command": f"python benchmarks/queens_assembly.py --split {n} --sample {sample}"
+                        + (f" --checkpoint {checkpoint}" if checkpoint else ""),
+             "seed": seed, "split_seconds": round(split_seconds, 2), "loadavg_start": load_start}
+    if checkpoint:
+        uri = f"{Path(checkpoint).resolve().as_uri()}?mode=ro"
+        with contextlib.closing(sqlite3.connect(uri, uri=True)) as db:
+            held = sorted(x for (x,) in db.execute("select seconds from done where seconds is not null"))
+        extra["checkpoint_split_1"] = {"tasks": len(held), "mean_s": statistics.mean(held),
+                                       "median_s": statistics.median(held), "max_s": held[-1],
+                                       "over_60_s": sum(x > 60 for x in held),
+                                       "p95_s": held[int(0.95 * (len(held) - 1))]}
+    print_table(f"Q({n}) tasks, split 1 (equal lengths) and 2 (equal work), one core", rows,
+                ["split", "tasks", "sampled", "mean_s", "median_s", "max_s", "over_60_s", "model_mean_s"])
+    write_results(f"queens_assembly_split_n{n}", rows, extra)
+
+
 def _revision(rev: str) -> str:
     return subprocess.run(["git", "rev-parse", rev], check=True, capture_output=True,
                           text=True).stdout.strip()
@@ -377,7 +436,12 @@ def main() -> None:
     ap.add_argument("--sitting", type=float, default=3600.0, help="seconds of this sitting (--frontier)")
     ap.add_argument("--cold", action="store_true",
                     help=f"the first count of Q({COLD_N}) with every cache empty, and the kernels' builds")
+    ap.add_argument("--split", type=int, metavar="N", help="time sampled tasks of both splits of N")
+    ap.add_argument("--sample", type=int, default=16, help="random tasks of each split (--split)")
     args = ap.parse_args()
+    if args.split:
+        split_sample(args.split, args.sample, args.checkpoint)
+        return
     if args.cold:
         cold(args.repeats)
         return

@@ -106,13 +106,18 @@ def test_aot_assembly_tasks_agree_with_jit(monkeypatch):
     for n in range(4, 15):
         for task in assembly_tasks(n, 24):
             assert assembly.run_task(task) == assembly.run_task(task, "jit"), task
-    for n in (14, 15):  # the progress bar's weights, even and odd
+    for n in (14, 15):  # the progress bar's weights and the split's, even and odd
         for case in cases(n):
             lay = assembly.layout(n, case)
             start, _ = assembly.table(lay["h"])
             args = (lay["h"], start, lay["free_rows"], lay["east"], lay["west"], lay["sym"], 0, lay["sets"],
                     16)
             assert module.task_work(*args) == assembly_kernel.task_work(*args), (n, case)
+            # the work of blocks of ranks, which the tasks are cut by
+            aot_blocks, jit_blocks = np.zeros(37), np.zeros(37)
+            module.work_profile(*args[:-1], 4, aot_blocks)
+            assembly_kernel.work_profile(*args[:-1], 4, jit_blocks)
+            assert aot_blocks.tolist() == jit_blocks.tolist() and aot_blocks.sum() > 0, (n, case)
 
 
 @pytest.mark.parametrize("method", ["constellation", "assembly"])

@@ -73,23 +73,72 @@ def test_each_odd_case_counts_its_own_solutions():
         assert got == want, case
 
 
+def _cover(n: int, todo: list[dict]) -> None:
+    for case in assembly.cases(n):
+        ranges = sorted((t["first"], t["count"]) for t in todo if tuple(t["case"]) == case)
+        covered = 0
+        for first, count in ranges:
+            assert first == covered and count > 0
+            covered += count
+        assert covered == assembly.layout(n, case)["sets"]
+    assert {tuple(t["case"]) for t in todo} == set(assembly.cases(n))
+
+
 def test_tasks_cover_every_row_set_once():
     for n in (12, 13, 20, 21, 22, 23):
         todo = tasks.assembly_tasks(n)
-        assert len(todo) == assembly.task_count(n, tasks._assembly_target(n))
-        for case in assembly.cases(n):
-            ranges = sorted((t["first"], t["count"]) for t in todo if tuple(t["case"]) == case)
-            covered = 0
-            for first, count in ranges:
-                assert first == covered and count > 0
-                covered += count
-            assert covered == assembly.layout(n, case)["sets"]
+        assert len(todo) == assembly.balanced_count(n, tasks._balanced_target(n))
+        _cover(n, todo)
+        equal = tasks.assembly_tasks(n, 1)  # the split that checkpoints without one name keep
+        assert len(equal) == assembly.task_count(n, tasks._assembly_target(n))
+        _cover(n, equal)
 
 
-def test_split_tasks_add_up_to_the_whole():
-    results = [assembly.run_task(t) for t in assembly.tasks(14, 40)]
-    assert len(results) > 10 and sum(r[0] for r in results) == TOTAL[14]
-    assert all(len(r) == 2 for r in results)  # [solutions, half boards]
+@pytest.mark.parametrize("n, target", [(9, 40), (14, 40), (15, 200), (14, 10_000)])
+def test_split_tasks_add_up_to_the_whole(n, target):
+    for todo in (assembly.tasks(n, target), assembly.balanced_tasks(n, target)):
+        _cover(n, todo)
+        results = [assembly.run_task(t) for t in todo]
+        assert len(results) >= min(target, 10) and sum(r[0] for r in results) == TOTAL[n]
+        assert all(len(r) == 2 for r in results)  # [solutions, half boards]
+    assert len(assembly.balanced_tasks(n, target)) == assembly.balanced_count(n, target)
+
+
+def _model_work(task: dict) -> float:
+    """A task's work by the model balanced_tasks weighs by, from every one of its row sets."""
+    lay = assembly.layout(task["n"], tuple(task["case"]))
+    start = assembly.quarter_starts(lay["h"])
+    pairs = kernel.task_work(lay["h"], start, lay["free_rows"], lay["east"], lay["west"], lay["sym"],
+                             task["first"], task["count"], task["count"])
+    return pairs + assembly.PROFILE_BASE * task["count"]
+
+
+@pytest.mark.parametrize("n, target", [(16, 64), (17, 300), (18, 106), (19, 400)])
+def test_balanced_tasks_hold_alike_work_where_equal_lengths_do_not(n, target):
+    # an even board leaves most of its later ranks to their images, and so does the
+    # centre-queen case of an odd one: ranges of equal length are then nearly empty or heavy
+    def spread(todo):
+        work = [_model_work(t) for t in todo]
+        return max(work) / (sum(work) / len(work))
+
+    equal = spread(assembly.tasks(n, target))
+    balanced = spread(assembly.balanced_tasks(n, target))
+    assert balanced < 1.6 and equal > 1.5 * balanced, (equal, balanced)
+
+
+def test_apportion_gives_every_case_a_share_within_its_row_sets():
+    assert assembly._apportion([1.0, 1.0, 2.0], [100, 100, 100], 8) == [2, 2, 4]
+    assert assembly._apportion([0.0, 5.0, 1.0], [100, 3, 100], 10) == [1, 3, 6]
+    assert assembly._apportion([0.0, 0.0], [5, 5], 4) == [2, 2]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.floats(0, 1e12), st.integers(1, 50)), min_size=1, max_size=12), st.data())
+def test_apportion_always_sums_to_the_total(cases, data):
+    weights, caps = [w for w, _ in cases], [c for _, c in cases]
+    total = data.draw(st.integers(len(cases), sum(caps)))
+    share = assembly._apportion(weights, caps, total)
+    assert sum(share) == total and all(1 <= s <= c for s, c in zip(share, caps, strict=True))
 
 
 @settings(max_examples=60, deadline=None)
@@ -202,7 +251,7 @@ def test_long_counts_have_tasks_of_about_a_minute():
     for n in range(22, api.MAX_COUNT_N + 1):
         assert tasks.assembly_task_seconds(n) <= 60, n
     for n in range(23, api.MAX_COUNT_N + 1):  # no shorter than the model asks either
-        assert tasks.assembly_task_seconds(n) >= 0.9 * tasks.ASSEMBLY_TASK_SECONDS, n
+        assert tasks.assembly_task_seconds(n) >= 0.9 * tasks.ASSEMBLY_BALANCED_TASK_SECONDS, n
 
 
 def test_the_task_model_agrees_with_the_records():
@@ -233,9 +282,76 @@ def test_tasks_are_neither_too_short_nor_too_long_and_q21_s_checkpoint_has_them(
     db = sqlite3.connect(f"{path.as_uri()}?immutable=1", uri=True)  # read, never touched
     meta = dict(db.execute("select key, value from meta").fetchall())
     db.close()
-    todo = tasks.assembly_tasks(21)
+    assert tasks.assembly_split(21, json.loads(meta["params"])) == (1, 2000)
+    todo = tasks.assembly_tasks(21, 1)
     assert (meta["tasks"], meta["ntasks"]) == (tasks_hash(todo), str(len(todo)))
     assert "kernel" not in json.loads(meta["params"])
+
+
+@pytest.mark.parametrize("n", [22, 23])
+def test_the_committed_frontier_checkpoints_resume_the_tasks_they_were_made_with(n):
+    # made before a count could cut its tasks by their work: their parameters name no split,
+    # so a resumed count makes the ranges of equal length they hold
+    path = ROOT / f"benchmarks/runs/queens-{n}-assembly.sqlite"
+    db = sqlite3.connect(f"{path.as_uri()}?immutable=1", uri=True)
+    meta = dict(db.execute("select key, value from meta").fetchall())
+    db.close()
+    made = json.loads(meta["params"])
+    assert "split" not in made and made["kernel"] == assembly.KERNEL_VERSION
+    split, target = tasks.assembly_split(n, made)
+    todo = tasks.assembly_tasks(n, split, target)
+    assert split == 1 and (meta["tasks"], meta["ntasks"]) == (tasks_hash(todo), str(len(todo)))
+    assert tasks.assembly_params(n, split, target) == made
+
+
+def test_a_count_keeps_its_split_in_the_checkpoint_and_refuses_one_it_does_not_know(tmp_path, monkeypatch):
+    ckpt = tmp_path / "a.ckpt"
+    assert run_cli("queens", "count", "-n", "14", "--method", "assembly", "--checkpoint", str(ckpt)).code == 0
+    with sqlite3.connect(ckpt) as db:
+        (params,) = db.execute("select value from meta where key = 'params'").fetchone()
+        made = json.loads(params)
+        assert (made["split"], made["split_tasks"]) == (tasks.ASSEMBLY_SPLIT, tasks._balanced_target(14))
+        made["split"] = tasks.ASSEMBLY_SPLIT + 1
+        db.execute("update meta set value = ? where key = 'params'", (json.dumps(made),))
+    db.close()
+
+    def refuse(*args):
+        raise AssertionError("the quarter table was built")
+
+    monkeypatch.setattr(tasks, "prepare_assembly", refuse)
+    r = run_cli("queens", "count", "-n", "14", "--method", "assembly", "--checkpoint", str(ckpt))
+    assert_bad_input(r)
+    assert f"split {tasks.ASSEMBLY_SPLIT + 1}" in r.err
+
+
+def test_a_checkpoint_of_equal_length_tasks_resumes_them(tmp_path, monkeypatch):
+    # a checkpoint whose parameters name no split was cut into ranges of equal length: a
+    # count that resumes it makes those tasks again and runs only the ones not finished
+    ckpt = tmp_path / "a.ckpt"
+    args = ("queens", "count", "-n", "15", "--method", "assembly", "--checkpoint", str(ckpt), "-v")
+    with monkeypatch.context() as m:
+        m.setattr(tasks, "ASSEMBLY_SPLIT", 1)
+        assert run_cli(*args).code == 0
+    equal = tasks.assembly_tasks(15, 1)
+    assert equal != tasks.assembly_tasks(15)
+    with sqlite3.connect(ckpt) as db:
+        (params,) = db.execute("select value from meta where key = 'params'").fetchone()
+        assert "split" not in json.loads(params)
+        db.execute("delete from done where idx % 3 = 0")
+    db.close()
+    ran = []
+    real = tasks.assembly_task
+
+    def counted(task, shared=None):
+        ran.append(task)
+        return real(task, shared)
+
+    monkeypatch.setattr(tasks, "assembly_task", counted)
+    r = run_cli(*args, "--workers", "1")  # one worker runs the tasks in this process
+    assert r.code == 0, r.err
+    assert r.out.splitlines()[0] == f"n=15  solutions={TOTAL[15]}  unique={UNIQUE[15]}"
+    assert f"tasks={len(equal)}" in r.out
+    assert ran == equal[::3]
 
 
 def test_a_checkpoint_of_another_kernel_version_is_refused_before_any_work(tmp_path, monkeypatch):

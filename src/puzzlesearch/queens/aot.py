@@ -57,6 +57,7 @@ EXPORTS = {
     "count_range": ("assembly_kernel", "void(" + ", ".join(["i8"] * 2 + ["i8[::1]"] * 2 + ["i8"] * 16)
                     + ", i8[:, ::1], i8[::1])"),
     "task_work": ("assembly_kernel", "f8(i8, i8[::1], i8, i8, i8, i8, i8, i8, i8)"),
+    "work_profile": ("assembly_kernel", "void(i8, i8[::1], i8, i8, i8, i8, i8, i8, i8, f8[::1])"),
     "half_turn_count": ("symmetric_kernel", "i8(i8)"),
     "quarter_turn_count": ("symmetric_kernel", "i8(i8)"),
 }

@@ -398,14 +398,19 @@ def _count_assembly(n: int, run: RunOptions, workers: int, options: RunOptions, 
 
     local = 1 if run.scheduler is not None else workers
     memory.require(assembly.need_bytes(n, local), run.memory, f"the assembly count of n={n}")
-    todo = tasks.assembly_tasks(n)
-    params = {"puzzle": "queens", "n": n, "method": "assembly", "kernel": assembly.KERNEL_VERSION}
+    made = None
     if run.checkpoint is not None:  # refused before the quarter table is built
         assembly.check_checkpoint(run.checkpoint, n)
+        made = Checkpoint.params_of(run.checkpoint)
+    split, target = tasks.assembly_split(n, made)
+    todo = tasks.assembly_tasks(n, split, target)
+    params = tasks.assembly_params(n, split, target)
+    if run.checkpoint is not None:
         Checkpoint.check(run.checkpoint, params, todo)
     shared = tasks.shared_kernels(n, workers, run.scheduler is not None)
     kind = tasks.prepare_assembly(n, shared, notice(run.progress))
-    weight = assembly.task_weight if bar_enabled(run.progress) and n % 2 == 0 else None  # only for a bar
+    # tasks of equal length leave the later ranks of an even board mostly to their images
+    weight = assembly.task_weight if bar_enabled(run.progress) and n % 2 == 0 and split == 1 else None
     display = Display(label, "solutions", nodes=lambda r: r[0], weight=weight)
     results = _run(tasks.assembly_task, todo, quick, shared=shared, params=params, options=options,
                    display=display)

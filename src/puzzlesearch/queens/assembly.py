@@ -58,6 +58,16 @@ COUNTED_CELLS = {1: 2, 2: 5, 3: 18, 4: 87, 5: 462, 6: 2635, 7: 16870, 8: 118969,
 # compiled ahead of time hold it for a whole call). A first count of a smaller board need
 # not import numba for it.
 JIT_TABLE_H = 11
+# How balanced_tasks weighs the row sets of a case: in blocks of consecutive ranks, 16 a
+# task (at most 2^20 blocks in all, never fewer than 16 a case), the work of each from 4 of
+# its row sets, evenly spaced; a row set costs PROFILE_BASE besides its pairs (in the
+# model's units, about 1.8e-14 s of a core at n = 23: the same 20 ns or so as the unranking
+# and the test for images that every row set takes). Changing any of these changes the
+# tasks of a count, and with them the checkpoints a count resumes: that is a new SPLIT.
+PROFILE_BLOCKS = 16
+PROFILE_SAMPLES = 4
+PROFILE_MAX_BLOCKS = 1 << 20
+PROFILE_BASE = 1e6
 # Half boards of one E at most, per cell of the quarter table (n = 16..20 measured: 0.02-0.03);
 # four words are kept per half board (east and west, as made and sorted).
 HALF_PER_CELL = 0.05
@@ -128,15 +138,23 @@ def _run(width: int, empty: set[int]) -> int | None:
 
 
 @built_once(maxsize=2)
+def quarter_starts(h: int) -> np.ndarray:
+    """Where each key's cells start in the quarter table of side h (the table's first array,
+    read only), counted without making the cells: what balanced_tasks weighs row sets by."""
+    start = np.zeros((1 << (2 * h)) + 1, np.int64)
+    _table_kernels(h).quarter(h, False, start, start)
+    np.cumsum(start, out=start)
+    start.flags.writeable = False
+    return start
+
+
+@built_once(maxsize=2)
 def table(h: int) -> tuple[np.ndarray, np.ndarray]:
     """The quarter table of side h: (start, cells), the cells of key k in start[k]:start[k+1]."""
-    start = np.zeros((1 << (2 * h)) + 1, np.int64)
-    kernels = _table_kernels(h)
-    kernels.quarter(h, False, start, start)
-    np.cumsum(start, out=start)
+    start = quarter_starts(h)
     cells = np.zeros(int(start[-1]), np.int64)
     fill = start[:-1].copy()
-    kernels.quarter(h, True, fill, cells)
+    _table_kernels(h).quarter(h, True, fill, cells)
     return start, cells
 
 
@@ -209,6 +227,96 @@ def tasks(n: int, target: int) -> list[dict]:
 def task_count(n: int, target: int) -> int:
     """len(tasks(n, target)), without making them (millions for n = 26 and 27)."""
     return sum(-(-total // step) for _, total, step in _splits(n, target))
+
+
+def balanced_count(n: int, target: int) -> int:
+    """len(balanced_tasks(n, target)), without the quarter table: `target`, but at least a
+    task a case and at most a task a row set."""
+    sets = [layout(n, case)["sets"] for case in cases(n)]
+    return max(len(sets), min(target, sum(sets)))
+
+
+def balanced_tasks(n: int, target: int) -> list[dict]:
+    """The tasks of n cut so that each holds about as much work: ``balanced_count(n,
+    target)`` ranges of ranks, each case given tasks in proportion to its work and its ranks
+    cut where the work reaches equal shares.
+
+    The work of a row set is the kernel's model (task_work): (east pairs) x (west pairs) of
+    quarter placements, 0 for a row set left to an image, plus PROFILE_BASE for the row set
+    itself. Over Q(23)'s tasks on quiet cores it put the time of the cases within 0.89 to
+    1.3 times one another (the centre-queen case 1.55 times), where ranges of equal length
+    left half the centre case's tasks empty and made the other half take 166 to 295 s. Each
+    case is weighed in blocks of ranks (PROFILE_BLOCKS a task, PROFILE_SAMPLES row sets a
+    block, PROFILE_MAX_BLOCKS in all: a second at n = 23), and a cut falls inside its block
+    in proportion to the ranks. Deterministic: the same n and target give the same tasks
+    on any machine, so a checkpoint resumes them."""
+    all_cases = cases(n)
+    sets = [layout(n, case)["sets"] for case in all_cases]
+    total_tasks = balanced_count(n, target)
+    if total_tasks == len(all_cases):  # a task a case: nothing to weigh
+        return [{"n": n, "case": list(c), "first": 0, "count": s}
+                for c, s in zip(all_cases, sets, strict=True)]
+    h = n // 2
+    start = quarter_starts(h)
+    profile = _kernels().work_profile
+    per_task = max(1, min(PROFILE_BLOCKS, PROFILE_MAX_BLOCKS // total_tasks))
+    all_sets = sum(sets)
+    works, edges = [], []
+    for case, count in zip(all_cases, sets, strict=True):
+        lay = layout(n, case)
+        blocks = min(count, max(PROFILE_BLOCKS, -(-per_task * total_tasks * count // all_sets)))
+        work = np.zeros(blocks, np.float64)
+        profile(h, start, lay["free_rows"], lay["east"], lay["west"], lay["sym"], 0, count,
+                PROFILE_SAMPLES, work)
+        # block i holds the ranks edge[i] .. edge[i + 1] - 1, as work_profile cuts them
+        edge = (count * np.arange(blocks + 1, dtype=np.int64)) // blocks
+        work += PROFILE_BASE * np.diff(edge)
+        works.append(work)
+        edges.append(edge)
+    shares = _apportion([float(w.sum()) for w in works], sets, total_tasks)
+    out = []
+    for case, count, work, edge, share in zip(all_cases, sets, works, edges, shares, strict=True):
+        cum = np.concatenate(([0.0], np.cumsum(work)))
+        # rank where the case's work reaches k / share of its whole, the ranks of a block
+        # taken as sharing its work alike
+        cuts = np.interp(cum[-1] * np.arange(1, share) / share, cum, edge.astype(np.float64))
+        firsts = [0]
+        for k, c in enumerate(np.round(cuts).astype(np.int64), start=1):
+            # every task at least one row set: share <= count leaves room for all
+            firsts.append(int(min(max(c, firsts[-1] + 1), count - (share - k))))
+        firsts.append(count)
+        out += [{"n": n, "case": list(case), "first": f, "count": g - f}
+                for f, g in zip(firsts, firsts[1:], strict=False)]
+    return out
+
+
+def _apportion(weights: list[float], caps: list[int], total: int) -> list[int]:
+    """Whole shares of `total`, share i between 1 and caps[i], that make the largest
+    weights[i] / share[i] as small as can be (the work of a case's task, where the case's
+    tasks hold alike work); sum(caps) >= total >= len(weights). The least level `level` at
+    which shares of ceil(weight / level) fit, by bisection, then the tasks left one by one
+    to the heaviest work per task that has room (ties: the fewest tasks, the first case)."""
+    w = np.asarray(weights, np.float64)
+    cap = np.asarray(caps, np.int64)
+
+    def shares(level: float) -> np.ndarray:
+        return np.clip(np.ceil(w / level), 1, cap).astype(np.int64)
+
+    lo, hi = 0.0, max(float(w.max()), 1.0)  # shares(hi) are all 1: they fit
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if mid <= lo or mid >= hi:
+            break
+        if shares(mid).sum() <= total:
+            hi = mid
+        else:
+            lo = mid
+    share = shares(hi)
+    while share.sum() < total:
+        room = np.flatnonzero(share < cap)
+        i = min(room, key=lambda i: (-w[i] / share[i], share[i], i))
+        share[i] += 1
+    return [int(x) for x in share]
 
 
 def _kernels(shared: object = None):

@@ -507,6 +507,19 @@ def task_work(h, start, free_rows, east_cols, west_cols, sym, first, count, samp
 
 
 @njit(cache=True, nogil=True)
+def work_profile(h, start, free_rows, east_cols, west_cols, sym, first, count, samples, out):
+    """The work (task_work) of len(out) blocks of the ranks first .. first + count - 1, each
+    from `samples` of its row sets: block i holds the ranks from first + count * i // B to
+    first + count * (i + 1) // B - 1 (B = len(out)). Split the tasks of a count."""
+    blocks = out.shape[0]
+    for i in range(blocks):
+        lo = first + (count * i) // blocks
+        hi = first + (count * (i + 1)) // blocks
+        out[i] = task_work(h, start, free_rows, east_cols, west_cols, sym, lo, hi - lo, samples) if hi > lo \
+            else 0.0
+
+
+@njit(cache=True, nogil=True)
 def count_range(n, h, start, cells, free_rows, east_cols, west_cols, fa, fd, sym, lo_a, lo_d, width,
                 cut_a, cut_d, maxcut, nbits, widest, first, count, work, out):
     """Count the solutions of the row sets E of ranks first .. first + count - 1 (colex order

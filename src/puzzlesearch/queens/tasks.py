@@ -247,6 +247,15 @@ ASSEMBLY_TASK_SECONDS = 45.0
 # processes of 2 threads, all on 2 cores: 5.1 s with 399 tasks of 21 ms, 4.1 s with 100 of
 # 85 ms, against 3.5 s on --workers 2 (which 100 tasks do not slow).
 ASSEMBLY_TASK_LEAST_SECONDS = 0.08
+# How a count cuts its row sets into tasks, among a checkpoint's parameters ("split"): 1,
+# ranges of ranks of equal length, about ASSEMBLY_TASK_SECONDS each (assembly.tasks; the
+# checkpoints made before there was a choice name none); 2, ranges of equal work by the
+# kernel's model, about ASSEMBLY_BALANCED_TASK_SECONDS each (assembly.balanced_tasks).
+# Equal lengths made Q(23)'s centre-queen tasks take up to 295 s (a kill lost that much)
+# while half of them held no row set to count; so does the bar's time left on even boards,
+# which task_weight has to mend.
+ASSEMBLY_SPLIT = 2
+ASSEMBLY_BALANCED_TASK_SECONDS = 30.0
 
 
 def assembly_cpu_seconds(n: int) -> float:
@@ -274,18 +283,57 @@ def _assembly_target(n: int) -> int:
     return max(least, math.ceil(cpu / ASSEMBLY_TASK_SECONDS))
 
 
+def _balanced_target(n: int) -> int:
+    # as _assembly_target, the mean task ASSEMBLY_BALANCED_TASK_SECONDS long where the count
+    # is long enough: tasks of equal work spread less than ranges of equal length, but the
+    # model still puts a case's time within 0.89 to 1.55 times another's (assembly.balanced_tasks)
+    if n <= QUICK_N:
+        return 1
+    return max(_assembly_target(n), math.ceil(assembly_cpu_seconds(n) / ASSEMBLY_BALANCED_TASK_SECONDS))
+
+
 def assembly_task_seconds(n: int) -> float:
-    """The mean CPU seconds of one assembly task of n, by the model (assembly_cpu_seconds)."""
+    """The mean CPU seconds of one assembly task of n as a count splits it now
+    (ASSEMBLY_SPLIT), by the model (assembly_cpu_seconds)."""
     from . import assembly
 
-    return assembly_cpu_seconds(n) / assembly.task_count(n, _assembly_target(n))
+    return assembly_cpu_seconds(n) / assembly.balanced_count(n, _balanced_target(n))
 
 
-def assembly_tasks(n: int) -> list[dict]:
-    """The assembly count of an n x n board as tasks: ``{"n", "case", "first", "count"}``."""
+def assembly_split(n: int, made: Mapping | None = None) -> tuple[int, int]:
+    """(split, target): how the count of n cuts its row sets into tasks (see ASSEMBLY_SPLIT)
+    and how many it asks for. Those of ``made``, the parameters of a checkpoint of this
+    count, where there is one, so that it resumes the tasks it was made with; else the
+    current ones. ValueError for a split this version does not know."""
+    if made and made.get("method") == "assembly" and made.get("n") == n:
+        split = made.get("split", 1)
+        if split == 1:
+            return 1, _assembly_target(n)
+        if split == 2 and isinstance(made.get("split_tasks"), int) and made["split_tasks"] > 0:
+            return 2, made["split_tasks"]
+        raise ValueError(f"the checkpoint's tasks were cut by split {split!r}, which this puzzlesearch "
+                         "does not know: resume it with the puzzlesearch that made it")
+    return ASSEMBLY_SPLIT, _balanced_target(n)
+
+
+def assembly_tasks(n: int, split: int = ASSEMBLY_SPLIT, target: int | None = None) -> list[dict]:
+    """The assembly count of an n x n board as tasks: ``{"n", "case", "first", "count"}``,
+    cut by ``split`` into about ``target`` of them (by default as a new count cuts them)."""
     from . import assembly
 
-    return assembly.tasks(n, _assembly_target(n))
+    if split == 1:
+        return assembly.tasks(n, target or _assembly_target(n))
+    # weighing the row sets builds the quarter table's index first: 11 s at n = 26
+    return interrupt.call(assembly.balanced_tasks, n, target or _balanced_target(n))
+
+
+def assembly_params(n: int, split: int, target: int) -> dict:
+    """The parameters a checkpoint of the assembly count of n keeps (split 1: none, as the
+    checkpoints made before there was a choice)."""
+    from . import assembly
+
+    params = {"puzzle": "queens", "n": n, "method": "assembly", "kernel": assembly.KERNEL_VERSION}
+    return params | ({"split": split, "split_tasks": target} if split != 1 else {})
 
 
 def assembly_task(task: dict, kernels: str | None = None) -> list[int]:
