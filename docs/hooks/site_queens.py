@@ -83,6 +83,28 @@ def results_assembly(src: Sources) -> str:
             + "```\n" + commands + "\n```")
 
 
+@renders("benchmarks", "queens-split")
+def bench_split(src: Sources) -> str:
+    rec = src.use("queens_assembly_split_n23.json")
+    names = {1: "equal lengths (split 1)", 2: "equal work (split 2)"}
+    rows = [[names[r["split"]], num(r["tasks"]), r["sampled"], secs(r["mean_s"]), secs(r["median_s"]),
+             secs(r["max_s"]), ", ".join(secs(x) for x in r["centre_first_s"]), r["over_60_s"]]
+            for r in rec.rows]
+    held = rec.data.get("checkpoint_split_1")
+    whole = ("" if not held else
+             f"\n\nEvery task of equal length the Q(23) checkpoint holds ({num(held['tasks'])}, with the "
+             f"time each took on its worker, some under a shared load): mean {secs(held['mean_s'])}, "
+             f"median {secs(held['median_s'])}, 95% under {secs(held['p95_s'])}, the longest "
+             f"{secs(held['max_s'])}; {held['over_60_s']} over a minute.")
+    return (f"How Q({rec.rows[0]['n']}) is cut into tasks: tasks of each split drawn at random (seed "
+            f"{rec.data['seed']}) and the first two of the centre-queen case, each timed on one core "
+            f"(CPU time), the two splits in turn. Making both lists of tasks took "
+            f"{secs(rec.data['split_seconds'])}, the quarter table's index included.\n\n"
+            + table(["split", "tasks", "timed", "mean", "median", "longest", "centre case, first two",
+                     "over a minute"], rows)
+            + whole)
+
+
 @renders("benchmarks", "queens-cold")
 def bench_cold(src: Sources) -> str:
     rec = src.use("queens_assembly_cold.json")

@@ -121,6 +121,7 @@ CATALOG: dict[str, Entry] = {
     "queens_assembly_estimates.json": _script(None),
     "queens_assembly_sidebyside.json": _script(None),  # keeps its command line
     "queens_assembly_cold.json": _script(None),  # keeps its command line
+    "queens_assembly_split_n23.json": _script(None),  # keeps its command line
     "pancake_13.json": _script(None, True),
     "layers.json": _script("python benchmarks/layers.py", True),
     "shuffle.json": _script("python benchmarks/shuffle.py"),

@@ -60,10 +60,11 @@ COUNTED_CELLS = {1: 2, 2: 5, 3: 18, 4: 87, 5: 462, 6: 2635, 7: 16870, 8: 118969,
 JIT_TABLE_H = 11
 # How balanced_tasks weighs the row sets of a case: in blocks of consecutive ranks, 16 a
 # task (at most 2^20 blocks in all, never fewer than 16 a case), the work of each from 4 of
-# its row sets, evenly spaced; a row set costs PROFILE_BASE besides its pairs (in the
-# model's units, about 1.8e-14 s of a core at n = 23: the same 20 ns or so as the unranking
-# and the test for images that every row set takes). Changing any of these changes the
-# tasks of a count, and with them the checkpoints a count resumes: that is a new SPLIT.
+# its row sets, evenly spaced; a row set costs PROFILE_BASE besides its pairs, in the
+# model's units (a pair about 2e-14 s of a core at n = 23): the 21 ns that a row set left to
+# an image took there (case (0, 0) from rank 600,000), its unranking and the test for
+# images. Changing any of these changes the tasks of a count, and with them the checkpoints
+# a count resumes: that is a new tasks.ASSEMBLY_SPLIT.
 PROFILE_BLOCKS = 16
 PROFILE_SAMPLES = 4
 PROFILE_MAX_BLOCKS = 1 << 20
@@ -238,18 +239,19 @@ def balanced_count(n: int, target: int) -> int:
 
 def balanced_tasks(n: int, target: int) -> list[dict]:
     """The tasks of n cut so that each holds about as much work: ``balanced_count(n,
-    target)`` ranges of ranks, each case given tasks in proportion to its work and its ranks
-    cut where the work reaches equal shares.
+    target)`` ranges of ranks, each case given as many as make its tasks' work alike to the
+    others' (_apportion), and its ranks cut where its work reaches equal shares.
 
     The work of a row set is the kernel's model (task_work): (east pairs) x (west pairs) of
     quarter placements, 0 for a row set left to an image, plus PROFILE_BASE for the row set
     itself. Over Q(23)'s tasks on quiet cores it put the time of the cases within 0.89 to
-    1.3 times one another (the centre-queen case 1.55 times), where ranges of equal length
-    left half the centre case's tasks empty and made the other half take 166 to 295 s. Each
-    case is weighed in blocks of ranks (PROFILE_BLOCKS a task, PROFILE_SAMPLES row sets a
-    block, PROFILE_MAX_BLOCKS in all: a second at n = 23), and a cut falls inside its block
-    in proportion to the ranks. Deterministic: the same n and target give the same tasks
-    on any machine, so a checkpoint resumes them."""
+    1.3 times one another (the centre-queen case 1.55 times). Ranges of equal length left
+    half the centre case's tasks of Q(23) with nothing to count, and its first ones took up
+    to 295 s. Each case is weighed in blocks of ranks (PROFILE_BLOCKS a task,
+    PROFILE_SAMPLES row sets a block, PROFILE_MAX_BLOCKS in all: 1.6 s at n = 23 once the
+    index is built), and a cut falls inside its block in proportion to the ranks.
+    Deterministic: the same n and target give the same tasks on any machine, so a
+    checkpoint resumes them."""
     all_cases = cases(n)
     sets = [layout(n, case)["sets"] for case in all_cases]
     total_tasks = balanced_count(n, target)
