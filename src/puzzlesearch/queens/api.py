@@ -398,19 +398,14 @@ def _count_assembly(n: int, run: RunOptions, workers: int, options: RunOptions, 
 
     local = 1 if run.scheduler is not None else workers
     memory.require(assembly.need_bytes(n, local), run.memory, f"the assembly count of n={n}")
-    made = None
     if run.checkpoint is not None:  # refused before the quarter table is built
         assembly.check_checkpoint(run.checkpoint, n)
-        made = Checkpoint.params_of(run.checkpoint)
-    split, target = tasks.assembly_split(n, made)
-    todo = tasks.assembly_tasks(n, split, target)
-    params = tasks.assembly_params(n, split, target)
+    split, todo, params = tasks.assembly_plan(n, run.checkpoint and Checkpoint.params_of(run.checkpoint))
     if run.checkpoint is not None:
         Checkpoint.check(run.checkpoint, params, todo)
     shared = tasks.shared_kernels(n, workers, run.scheduler is not None)
     kind = tasks.prepare_assembly(n, shared, notice(run.progress))
-    # tasks of equal length leave the later ranks of an even board mostly to their images
-    weight = assembly.task_weight if bar_enabled(run.progress) and n % 2 == 0 and split == 1 else None
+    weight = assembly.task_weight if bar_enabled(run.progress) and tasks.weighed(n, split) else None
     display = Display(label, "solutions", nodes=lambda r: r[0], weight=weight)
     results = _run(tasks.assembly_task, todo, quick, shared=shared, params=params, options=options,
                    display=display)

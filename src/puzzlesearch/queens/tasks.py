@@ -336,6 +336,19 @@ def assembly_params(n: int, split: int, target: int) -> dict:
     return params | ({"split": split, "split_tasks": target} if split != 1 else {})
 
 
+def assembly_plan(n: int, made: Mapping | None = None) -> tuple[int, list[dict], dict]:
+    """(split, tasks, parameters) of the assembly count of n: resuming the checkpoint whose
+    parameters are ``made`` where it is one of this count (assembly_split)."""
+    split, target = assembly_split(n, made or None)
+    return split, assembly_tasks(n, split, target), assembly_params(n, split, target)
+
+
+def weighed(n: int, split: int) -> bool:
+    """Whether the progress bar weighs the tasks (assembly.task_weight): on even boards cut
+    into ranges of equal length, whose later ranks are mostly left to their images."""
+    return split == 1 and n % 2 == 0
+
+
 def assembly_task(task: dict, kernels: str | None = None) -> list[int]:
     """Run one assembly task: [solutions, half boards] (``kernels`` as for corner_task)."""
     from . import assembly
