@@ -56,7 +56,7 @@ def test_an_output_file_on_a_full_disk(tmp_path):
     out = tmp_path / "cube.tws"
     r = run_full(tmp_path, "paths._flush_file", "perm", "convert", "cube2-htm", "--to", "tws",
                  "--out", str(out))
-    assert one_line(r, out) == f"puzzlesearch: error: no space left on {device(out)} for {out}"
+    assert one_line(r, out) == f"puzzlesearch: error: no space left on {device(out)} for {show(out)}"
     assert not out.exists() and list(tmp_path.glob("cube.tws*")) == []  # no temporary file left
 
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from conftest import assert_bad_input, load_data, run_cli
 from puzzlesearch.engine.options import RunOptions
-from puzzlesearch.engine.paths import device
+from puzzlesearch.engine.paths import device, show
 from puzzlesearch.games import octal_survey, octal_values, parse_octal, rules
 from puzzlesearch.games.general import ImpartialGame
 from puzzlesearch.games.survey import same_values_key, survey_codes, survey_groups
@@ -305,7 +305,7 @@ def test_a_csv_that_cannot_be_written_after_the_work_is_one_line_and_exit_1(tmp_
                 "--csv", csv)
     assert r.code == 1 and "7 octal games" in r.out
     assert r.err.strip().splitlines() == [
-        f"puzzlesearch: no space left on {device(csv)} for {csv}"]
+        f"puzzlesearch: no space left on {device(csv)} for {show(csv)}"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["s.sqlite"]  # no half file, no temporary one
 
 

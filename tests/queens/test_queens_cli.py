@@ -6,6 +6,7 @@ import pytest
 
 from conftest import assert_bad_input, load_data, run_cli
 from puzzlesearch import queens
+from puzzlesearch.engine.paths import show
 from puzzlesearch.queens import rules, tasks
 
 DATA = load_data("queens")
@@ -189,7 +190,7 @@ def test_not_a_checkpoint_is_bad_input(tmp_path):
     path.write_text("not sqlite")
     r = run_cli("queens", "count", "-n", "8", "--checkpoint", path)
     assert_bad_input(r)
-    assert r.err == f"puzzlesearch: error: --checkpoint {path} is not a puzzlesearch checkpoint\n"
+    assert r.err == f"puzzlesearch: error: --checkpoint {show(path)} is not a puzzlesearch checkpoint\n"
 
 
 def test_unreachable_scheduler_is_bad_input():
