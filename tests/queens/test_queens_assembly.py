@@ -304,23 +304,47 @@ def test_the_committed_frontier_checkpoints_resume_the_tasks_they_were_made_with
     assert tasks.assembly_params(n, split, target) == made
 
 
-def test_a_count_keeps_its_split_in_the_checkpoint_and_refuses_one_it_does_not_know(tmp_path, monkeypatch):
-    ckpt = tmp_path / "a.ckpt"
-    assert run_cli("queens", "count", "-n", "14", "--method", "assembly", "--checkpoint", str(ckpt)).code == 0
+def _made_then_edited(ckpt: Path, n: int, edit) -> dict:
+    """Count n by half boards into the checkpoint `ckpt`, then rewrite its parameters as
+    edit(parameters) says; returns them as the count made them."""
+    r = run_cli("queens", "count", "-n", str(n), "--method", "assembly", "--checkpoint", str(ckpt))
+    assert r.code == 0, r.err
     with sqlite3.connect(ckpt) as db:
         (params,) = db.execute("select value from meta where key = 'params'").fetchone()
         made = json.loads(params)
-        assert (made["split"], made["split_tasks"]) == (tasks.ASSEMBLY_SPLIT, tasks._balanced_target(14))
-        made["split"] = tasks.ASSEMBLY_SPLIT + 1
-        db.execute("update meta set value = ? where key = 'params'", (json.dumps(made),))
+        db.execute("update meta set value = ? where key = 'params'", (json.dumps(edit(dict(made))),))
     db.close()
+    return made
 
+
+def _tasks_run(monkeypatch) -> list[dict]:
+    """The list the tasks a count runs from now on go into (run in this process: one worker)."""
+    ran = []
+    real = tasks.assembly_task
+
+    def counted(task, shared=None):
+        ran.append(task)
+        return real(task, shared)
+
+    monkeypatch.setattr(tasks, "assembly_task", counted)
+    return ran
+
+
+def _refused_before_the_table(monkeypatch, n: int, ckpt: Path):
     def refuse(*args):
         raise AssertionError("the quarter table was built")
 
     monkeypatch.setattr(tasks, "prepare_assembly", refuse)
-    r = run_cli("queens", "count", "-n", "14", "--method", "assembly", "--checkpoint", str(ckpt))
+    r = run_cli("queens", "count", "-n", str(n), "--method", "assembly", "--checkpoint", str(ckpt))
     assert_bad_input(r)
+    return r
+
+
+def test_a_count_keeps_its_split_in_the_checkpoint_and_refuses_one_it_does_not_know(tmp_path, monkeypatch):
+    ckpt = tmp_path / "a.ckpt"
+    made = _made_then_edited(ckpt, 14, lambda p: p | {"split": tasks.ASSEMBLY_SPLIT + 1})
+    assert (made["split"], made["split_tasks"]) == (tasks.ASSEMBLY_SPLIT, tasks._balanced_target(14))
+    r = _refused_before_the_table(monkeypatch, 14, ckpt)
     assert f"split {tasks.ASSEMBLY_SPLIT + 1}" in r.err
 
 
@@ -339,14 +363,7 @@ def test_a_checkpoint_of_equal_length_tasks_resumes_them(tmp_path, monkeypatch):
         assert "split" not in json.loads(params)
         db.execute("delete from done where idx % 3 = 0")
     db.close()
-    ran = []
-    real = tasks.assembly_task
-
-    def counted(task, shared=None):
-        ran.append(task)
-        return real(task, shared)
-
-    monkeypatch.setattr(tasks, "assembly_task", counted)
+    ran = _tasks_run(monkeypatch)
     r = run_cli(*args, "--workers", "1")  # one worker runs the tasks in this process
     assert r.code == 0, r.err
     assert r.out.splitlines()[0] == f"n=15  solutions={TOTAL[15]}  unique={UNIQUE[15]}"
@@ -356,21 +373,9 @@ def test_a_checkpoint_of_equal_length_tasks_resumes_them(tmp_path, monkeypatch):
 
 def test_a_checkpoint_of_another_kernel_version_is_refused_before_any_work(tmp_path, monkeypatch):
     ckpt = tmp_path / "a.ckpt"
-    assert run_cli("queens", "count", "-n", "13", "--method", "assembly", "--checkpoint", str(ckpt)).code == 0
-    with sqlite3.connect(ckpt) as db:
-        (params,) = db.execute("select value from meta where key = 'params'").fetchone()
-        made = json.loads(params)
-        assert made["kernel"] == assembly.KERNEL_VERSION
-        made["kernel"] = assembly.KERNEL_VERSION - 1
-        db.execute("update meta set value = ? where key = 'params'", (json.dumps(made),))
-    db.close()
-
-    def refuse(*args):
-        raise AssertionError("the quarter table was built")
-
-    monkeypatch.setattr(tasks, "prepare_assembly", refuse)
-    r = run_cli("queens", "count", "-n", "13", "--method", "assembly", "--checkpoint", str(ckpt))
-    assert_bad_input(r)
+    made = _made_then_edited(ckpt, 13, lambda p: p | {"kernel": assembly.KERNEL_VERSION - 1})
+    assert made["kernel"] == assembly.KERNEL_VERSION
+    r = _refused_before_the_table(monkeypatch, 13, ckpt)
     assert f"version {assembly.KERNEL_VERSION - 1} of the assembly kernels" in r.err
     # the committed Q(21) checkpoint, made before checkpoints named their kernels
     q21 = ROOT / "benchmarks/runs/queens-21-assembly.sqlite"
@@ -396,14 +401,7 @@ def test_count_with_the_assembly_method(tmp_path, monkeypatch):
     assert ntasks == len(tasks.assembly_tasks(13)) > 3
 
     # the tasks a rerun runs, counted: one worker runs them in this process
-    ran = []
-    real = tasks.assembly_task
-
-    def counted(task, shared=None):
-        ran.append(task)
-        return real(task, shared)
-
-    monkeypatch.setattr(tasks, "assembly_task", counted)
+    ran = _tasks_run(monkeypatch)
     again = run_cli(*args, "--workers", "1")
     assert again.code == 0 and again.out.splitlines()[0] == first
     assert ran == []  # every task read from the checkpoint
