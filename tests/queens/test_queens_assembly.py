@@ -104,6 +104,16 @@ def test_split_tasks_add_up_to_the_whole(n, target):
     assert len(assembly.balanced_tasks(n, target)) == assembly.balanced_count(n, target)
 
 
+def test_balanced_tasks_cut_inside_blocks_where_the_blocks_are_few(monkeypatch):
+    # the blocks a count is weighed in are capped (millions of tasks at n = 26 and 27): a
+    # block then holds several cuts, and the tasks still cover every row set once
+    monkeypatch.setattr(assembly, "PROFILE_MAX_BLOCKS", 40)
+    todo = assembly.balanced_tasks(15, 3000)
+    assert len(todo) == assembly.balanced_count(15, 3000) == 3000
+    _cover(15, todo)
+    assert sum(assembly.run_task(t)[0] for t in todo) == TOTAL[15]
+
+
 def _model_work(task: dict) -> float:
     """A task's work by the model balanced_tasks weighs by, from every one of its row sets."""
     lay = assembly.layout(task["n"], tuple(task["case"]))

@@ -261,12 +261,14 @@ def balanced_tasks(n: int, target: int) -> list[dict]:
     h = n // 2
     start = quarter_starts(h)
     profile = _kernels().work_profile
-    per_task = max(1, min(PROFILE_BLOCKS, PROFILE_MAX_BLOCKS // total_tasks))
+    # the blocks of all cases: PROFILE_BLOCKS a task, but never more than PROFILE_MAX_BLOCKS
+    # (millions of tasks at n = 26 and 27: there a block may hold several tasks' cuts)
+    budget = min(PROFILE_BLOCKS * total_tasks, PROFILE_MAX_BLOCKS)
     all_sets = sum(sets)
     works, edges = [], []
     for case, count in zip(all_cases, sets, strict=True):
         lay = layout(n, case)
-        blocks = min(count, max(PROFILE_BLOCKS, -(-per_task * total_tasks * count // all_sets)))
+        blocks = min(count, max(PROFILE_BLOCKS, -(-budget * count // all_sets)))
         work = np.zeros(blocks, np.float64)
         profile(h, start, lay["free_rows"], lay["east"], lay["west"], lay["sym"], 0, count,
                 PROFILE_SAMPLES, work)
@@ -281,14 +283,15 @@ def balanced_tasks(n: int, target: int) -> list[dict]:
         cum = np.concatenate(([0.0], np.cumsum(work)))
         # rank where the case's work reaches k / share of its whole, the ranks of a block
         # taken as sharing its work alike
-        cuts = np.interp(cum[-1] * np.arange(1, share) / share, cum, edge.astype(np.float64))
-        firsts = [0]
-        for k, c in enumerate(np.round(cuts).astype(np.int64), start=1):
-            # every task at least one row set: share <= count leaves room for all
-            firsts.append(int(min(max(c, firsts[-1] + 1), count - (share - k))))
-        firsts.append(count)
-        out += [{"n": n, "case": list(case), "first": f, "count": g - f}
-                for f, g in zip(firsts, firsts[1:], strict=False)]
+        cuts = np.interp(cum[-1] * np.arange(share) / share, cum, edge.astype(np.float64))
+        # every task at least one row set: first[k] = min(max(cut[k], first[k - 1] + 1),
+        # count - share + k), which is k + min(running max of cut[j] - j, count - share)
+        # (share <= count leaves room for all)
+        k = np.arange(share, dtype=np.int64)
+        firsts = k + np.minimum(np.maximum.accumulate(np.round(cuts).astype(np.int64) - k), count - share)
+        lasts = np.append(firsts[1:], count)
+        out += [{"n": n, "case": list(case), "first": int(f), "count": int(g - f)}
+                for f, g in zip(firsts, lasts, strict=True)]
     return out
 
 
