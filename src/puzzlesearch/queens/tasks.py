@@ -251,9 +251,9 @@ ASSEMBLY_TASK_LEAST_SECONDS = 0.08
 # ranges of ranks of equal length, about ASSEMBLY_TASK_SECONDS each (assembly.tasks; the
 # checkpoints made before there was a choice name none); 2, ranges of equal work by the
 # kernel's model, about ASSEMBLY_BALANCED_TASK_SECONDS each (assembly.balanced_tasks).
-# Equal lengths made Q(23)'s centre-queen tasks take up to 295 s (a kill lost that much)
-# while half of them held no row set to count; so does the bar's time left on even boards,
-# which task_weight has to mend.
+# Equal lengths gave Q(23)'s centre-queen case tasks of up to 295 s (a kill lost that
+# much) while half of its tasks found nothing to count; on even boards they also put the
+# bar's time left far out, which task_weight mends for the checkpoints that keep them.
 ASSEMBLY_SPLIT = 2
 ASSEMBLY_BALANCED_TASK_SECONDS = 30.0
 
@@ -323,7 +323,8 @@ def assembly_tasks(n: int, split: int = ASSEMBLY_SPLIT, target: int | None = Non
 
     if split == 1:
         return assembly.tasks(n, target or _assembly_target(n))
-    # weighing the row sets builds the quarter table's index first: 11 s at n = 26
+    # weighing the row sets builds the quarter table's index first (11 s of a quiet core at
+    # n = 26), and weighing the 3.4 million tasks of n = 26 took about a minute more
     return interrupt.call(assembly.balanced_tasks, n, target or _balanced_target(n))
 
 
