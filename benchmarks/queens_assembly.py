@@ -285,24 +285,22 @@ def split_sample(n: int, sample: int, checkpoint: str | None, seed: int = 2026) 
                 assembly.run_task(chosen[k][i])
                 spent[k].append(time.thread_time() - start)
                 print(f"split {k} task {i}: {spent[k][-1]:.1f} s", flush=True)
-    rows = []
-    for k, todo in splits.items():
-        v = sorted(spent[k])
-        rows.append({"n": n, "split": k, "tasks": len(todo), "sampled": len(v),
-                     "mean_s": statistics.mean(v), "median_s": statistics.median(v), "max_s": v[-1],
-                     "centre_first_s": spent[k][:2], "over_60_s": sum(x > 60 for x in v),
-                     "model_mean_s": queens_tasks.assembly_cpu_seconds(n) / len(todo)})
+    def times(seconds: list[float]) -> dict:
+        v = sorted(seconds)
+        return {"mean_s": statistics.mean(v), "median_s": statistics.median(v), "max_s": v[-1],
+                "over_60_s": sum(x > 60 for x in v), "p95_s": v[int(0.95 * (len(v) - 1))]}
+
+    rows = [{"n": n, "split": k, "tasks": len(todo), "sampled": len(spent[k]), **times(spent[k]),
+             "centre_first_s": spent[k][:2], "model_mean_s": queens_tasks.assembly_cpu_seconds(n) / len(todo)}
+            for k, todo in splits.items()]
     extra = {"command": f"python benchmarks/queens_assembly.py --split {n} --sample {sample}"
                         + (f" --checkpoint {checkpoint}" if checkpoint else ""),
              "seed": seed, "split_seconds": round(split_seconds, 2), "loadavg_start": load_start}
     if checkpoint:
         uri = f"{Path(checkpoint).resolve().as_uri()}?mode=ro"
         with contextlib.closing(sqlite3.connect(uri, uri=True)) as db:
-            held = sorted(x for (x,) in db.execute("select seconds from done where seconds is not null"))
-        extra["checkpoint_split_1"] = {"tasks": len(held), "mean_s": statistics.mean(held),
-                                       "median_s": statistics.median(held), "max_s": held[-1],
-                                       "over_60_s": sum(x > 60 for x in held),
-                                       "p95_s": held[int(0.95 * (len(held) - 1))]}
+            held = [x for (x,) in db.execute("select seconds from done where seconds is not null")]
+        extra["checkpoint_split_1"] = {"tasks": len(held), **times(held)}
     print_table(f"Q({n}) tasks, split 1 (equal lengths) and 2 (equal work), one core", rows,
                 ["split", "tasks", "sampled", "mean_s", "median_s", "max_s", "over_60_s", "model_mean_s"])
     write_results(f"queens_assembly_split_n{n}", rows, extra)

@@ -340,7 +340,7 @@ def assembly_params(n: int, split: int, target: int) -> dict:
 def assembly_plan(n: int, made: Mapping | None = None) -> tuple[int, list[dict], dict]:
     """(split, tasks, parameters) of the assembly count of n: resuming the checkpoint whose
     parameters are ``made`` where it is one of this count (assembly_split)."""
-    split, target = assembly_split(n, made or None)
+    split, target = assembly_split(n, made)
     return split, assembly_tasks(n, split, target), assembly_params(n, split, target)
 
 
