@@ -264,6 +264,19 @@ def test_long_counts_have_tasks_of_about_a_minute():
         assert tasks.assembly_task_seconds(n) >= 0.9 * tasks.ASSEMBLY_BALANCED_TASK_SECONDS, n
 
 
+def test_every_count_the_records_keep_is_the_published_one():
+    # the frontier runs check their counts when they end; this holds every committed
+    # record to the published values again, so an edited or mistyped record fails here
+    checked = set()
+    for path in sorted((ROOT / "benchmarks/results").glob("queens*.json")):
+        for r in json.loads(path.read_text()).get("rows", []):
+            if "solutions" in r:
+                assert r["solutions"] == TOTAL[r["n"]], (path.name, r["n"])
+                assert r.get("unique", UNIQUE[r["n"]]) == UNIQUE[r["n"]], (path.name, r["n"])
+                checked.add(r["n"])
+    assert {20, 21, 22} <= checked
+
+
 def test_the_task_model_agrees_with_the_records():
     # the model's figures are the records' (within a factor 2: a re-recorded benchmark
     # on another machine may differ, a faster or slower kernel would not)
