@@ -17,18 +17,21 @@ and 8 GiB. ``--n 21 --checkpoint FILE`` (results/queens_assembly_n21.json) count
 once, resumable from the checkpoint: target 45 minutes and 16 GiB. Each of these also
 keeps what ``queens estimate`` said before the run, to compare. ``--estimates 22 23``
 (results/queens_assembly_estimates.json) keeps what ``queens estimate`` says of larger
-boards, for 2 workers and for a cluster of 64.
+boards, for 2 workers and for a cluster of 64. ``--spread 22 23 24 --seeds 3``
+(results/queens_assembly_spread.json) keeps the mean of 3 seeds' estimates of each n and
+their spread, for the docs to set against the runs that were made.
 
 ``--frontier N --checkpoint FILE --sitting SECONDS`` counts a board too long for one sitting
 (Q(22), Q(23)): each call runs the count from its checkpoint for at most SECONDS, then
 ends it as Ctrl-C would (SIGTERM: every finished task stays in the checkpoint), and notes
-the sitting (its date, wall and CPU time, the tasks done, the load) in FILE.sittings.json
-beside the checkpoint, to be committed with it. The entry is written when the sitting starts
-and again every minute (HEARTBEAT_S), so a sitting stopped from outside keeps its time to
-within a minute; its ``stopped`` field says so. The call that finishes the count writes
-results/queens_assembly_nN.json: the counts (checked against the published ones), the
-wall and CPU time of all the sittings together, and what ``queens estimate`` said before
-the first, and its target of wall time across sittings (FRONTIER_TARGETS).
+the sitting (its date, wall and CPU time, the tasks done, the load, the CPU model) in
+FILE.sittings.json beside the checkpoint, to be committed with it. The entry is written
+when the sitting starts and again every minute (HEARTBEAT_S), so a sitting stopped from
+outside keeps its time to within a minute; its ``stopped`` field says so. The call that
+finishes the count writes results/queens_assembly_nN.json: the counts (checked against the
+published ones), the wall and CPU time of all the sittings together, and what ``queens
+estimate`` said before the first, and its target of wall time across sittings
+(FRONTIER_TARGETS).
 
 ``--reference REV`` (results/queens_assembly_sidebyside.json) counts Q(n) for n = 17..20 on
 2 workers with the assembly kernels of this tree and of the git revision REV (its src/,
@@ -60,7 +63,8 @@ this process on one core, their runs taken in turn: Q(17) and Q(18) by the JIT k
 the build for this CPU and the wheel's build (aot.PACKAGED_CPU), the CPU time of each.
 
 Usage: python benchmarks/queens_assembly.py [--n 20 | --n 21 --checkpoint FILE | --estimates N ...
-       | --reference REV [--sizes N ...] | --frontier N --checkpoint FILE --sitting S | --cold]
+       | --spread N ... [--seeds K] | --reference REV [--sizes N ...]
+       | --frontier N --checkpoint FILE --sitting S | --cold]
        [--repeats R]
 """
 
@@ -83,7 +87,7 @@ from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-from _bench import done_tasks, print_table, run_once, write_results  # noqa: E402
+from _bench import cpu_model, done_tasks, print_table, run_once, write_results  # noqa: E402
 from queens import count_case, published  # noqa: E402
 
 TARGETS = {18: 8.0, 19: 50.0, 20: 300.0, 21: 2700.0}  # seconds on 2 workers
@@ -165,6 +169,25 @@ def estimates(ns: list[int]) -> None:
     write_results("queens_assembly_estimates", rows, {"command": command})
 
 
+def spread(ns: list[int], seeds: int, samples: int = 300) -> None:
+    """What ``queens estimate --seeds K`` says of each n: the mean of K seeds' estimates and
+    how far one seed's strays (the docs set each against the run of n, where one was made)."""
+    rows = []
+    for n in ns:
+        out = subprocess.run([sys.executable, "-m", "puzzlesearch", "queens", "estimate", "-n", str(n),
+                              "--workers", "2", "--samples", str(samples), "--seeds", str(seeds), "--json"],
+                             check=True, capture_output=True, text=True).stdout
+        e = json.loads(out)
+        rows.append({"n": n, "seeds": seeds, "sampled": e["sampled"], "row_sets": e["row_sets"],
+                     "estimate_cpu_s": e["cpu_seconds"], "low_cpu_s": e["cpu_low"],
+                     "high_cpu_s": e["cpu_high"], "spread": e["cpu_high"] / e["cpu_low"],
+                     "estimate_memory_bytes": e["memory_bytes"]})
+        print(f"n = {n}: {e['cpu_seconds']:.0f} CPU-s, {e['cpu_low']:.0f} to {e['cpu_high']:.0f}",
+              flush=True)
+    command = f"python benchmarks/queens_assembly.py --spread {' '.join(map(str, ns))} --seeds {seeds}"
+    write_results("queens_assembly_spread", rows, {"command": command, "samples": samples})
+
+
 def side_by_side(repeats: int) -> dict:
     runs: dict[str, list[dict]] = {"constellation": [], "assembly": []}
     for _ in range(repeats):
@@ -204,7 +227,9 @@ def frontier(n: int, checkpoint: str, sitting: float) -> None:
     # (SIGINT may be ignored here: a background job inherits it so)
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
-    log["sittings"].append(entry := {"tasks_before": done_before, "loadavg_start": load_start})
+    # the machine with each sitting: a count across sittings may move between hosts
+    log["sittings"].append(entry := {"tasks_before": done_before, "loadavg_start": load_start,
+                                     "cpu": cpu_model()})
 
     def note(seconds: float, cpu: float | None, **more) -> None:
         entry.update({"date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
@@ -434,6 +459,9 @@ def main() -> None:
     ap.add_argument("--sitting", type=float, default=3600.0, help="seconds of this sitting (--frontier)")
     ap.add_argument("--cold", action="store_true",
                     help=f"the first count of Q({COLD_N}) with every cache empty, and the kernels' builds")
+    ap.add_argument("--spread", type=int, nargs="+", metavar="N",
+                    help="only estimate these n over --seeds seeds, with their spread")
+    ap.add_argument("--seeds", type=int, default=3, help="seeds of each estimate (--spread)")
     ap.add_argument("--split", type=int, metavar="N", help="time sampled tasks of both splits of N")
     ap.add_argument("--sample", type=int, default=16, help="random tasks of each split (--split)")
     args = ap.parse_args()
@@ -450,6 +478,9 @@ def main() -> None:
         return
     if args.reference:
         reference(args.reference, args.sizes, args.repeats)
+        return
+    if args.spread:
+        spread(args.spread, args.seeds)
         return
     if args.estimates:
         estimates(args.estimates)
