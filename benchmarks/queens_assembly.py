@@ -174,14 +174,17 @@ def spread(ns: list[int], seeds: int, samples: int = 300) -> None:
     how far one seed's strays (the docs set each against the run of n, where one was made)."""
     rows = []
     for n in ns:
+        load_start, t0 = list(os.getloadavg()), time.perf_counter()
         out = subprocess.run([sys.executable, "-m", "puzzlesearch", "queens", "estimate", "-n", str(n),
                               "--workers", "2", "--samples", str(samples), "--seeds", str(seeds), "--json"],
                              check=True, capture_output=True, text=True).stdout
         e = json.loads(out)
-        rows.append({"n": n, "seeds": seeds, "sampled": e["sampled"], "row_sets": e["row_sets"],
+        rows.append({"n": n, "loadavg_start": load_start, "seeds": seeds, "sampled": e["sampled"],
+                     "row_sets": e["row_sets"],
                      "estimate_cpu_s": e["cpu_seconds"], "low_cpu_s": e["cpu_low"],
                      "high_cpu_s": e["cpu_high"], "spread": e["cpu_high"] / e["cpu_low"],
-                     "estimate_memory_bytes": e["memory_bytes"]})
+                     "estimate_memory_bytes": e["memory_bytes"],
+                     "seconds": round(time.perf_counter() - t0, 1)})
         print(f"n = {n}: {e['cpu_seconds']:.0f} CPU-s, {e['cpu_low']:.0f} to {e['cpu_high']:.0f}",
               flush=True)
     command = f"python benchmarks/queens_assembly.py --spread {' '.join(map(str, ns))} --seeds {seeds}"

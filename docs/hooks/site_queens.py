@@ -105,6 +105,26 @@ def bench_split(src: Sources) -> str:
             + whole)
 
 
+@renders("benchmarks", "queens-spread")
+def bench_spread(src: Sources) -> str:
+    rec = src.use("queens_assembly_spread.json")
+    rows = []
+    for r in rec.rows:
+        name = f"queens_assembly_n{r['n']}.json"
+        run = src.use(name).rows[0] if name in RECORDS else None
+        rows.append([r["n"], num(r["row_sets"]), num(r["sampled"]), secs(r["estimate_cpu_s"]),
+                     f"{secs(r['low_cpu_s'])} to {secs(r['high_cpu_s'])}", f"{r['spread']:.2f}×",
+                     secs(run["cpu_s"]) if run else "no run recorded",
+                     f"{r['estimate_cpu_s'] / run['cpu_s']:.2f}×" if run else "—"])
+    return (f"`queens estimate` over {rec.rows[0]['seeds']} seeds ({rec.data['samples']} row sets a "
+            "seed, each timed in the CPU time of its thread): the mean of the seeds' estimates, the "
+            "least and the most one seed gave, and the CPU time of the run of n, all its sittings "
+            "together, where one was made. The runs were made on other days, partly on other hosts "
+            "(the sources say which):\n\n"
+            + table(["n", "row sets", "timed", "estimate (CPU)", "one seed", "spread", "the run (CPU)",
+                     "estimate / run"], rows))
+
+
 @renders("benchmarks", "queens-cold")
 def bench_cold(src: Sources) -> str:
     rec = src.use("queens_assembly_cold.json")
