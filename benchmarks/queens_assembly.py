@@ -148,11 +148,16 @@ def row(n: int, workers: int, method: str, runs: list[dict]) -> dict:
     return out
 
 
-def estimate(n: int, workers: int = 2, samples: int = 300) -> dict:
+def estimate_json(n: int, workers: int = 2, samples: int = 300, seeds: int = 1) -> dict:
+    """What a fresh ``queens estimate --json`` process says of n."""
     out = subprocess.run([sys.executable, "-m", "puzzlesearch", "queens", "estimate", "-n", str(n),
-                          "--workers", str(workers), "--samples", str(samples), "--json"],
-                         check=True, capture_output=True, text=True).stdout
-    e = json.loads(out)
+                          "--workers", str(workers), "--samples", str(samples), "--seeds", str(seeds),
+                          "--json"], check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def estimate(n: int, workers: int = 2, samples: int = 300) -> dict:
+    e = estimate_json(n, workers, samples)
     return {"estimate_cpu_s": e["cpu_seconds"], "estimate_s": e["seconds"], "estimate_sampled": e["sampled"],
             "estimate_memory_bytes": e["memory_bytes"], "row_sets": e["row_sets"]}
 
@@ -175,10 +180,7 @@ def spread(ns: list[int], seeds: int, samples: int = 300) -> None:
     rows = []
     for n in ns:
         load_start, t0 = list(os.getloadavg()), time.perf_counter()
-        out = subprocess.run([sys.executable, "-m", "puzzlesearch", "queens", "estimate", "-n", str(n),
-                              "--workers", "2", "--samples", str(samples), "--seeds", str(seeds), "--json"],
-                             check=True, capture_output=True, text=True).stdout
-        e = json.loads(out)
+        e = estimate_json(n, 2, samples, seeds)
         rows.append({"n": n, "loadavg_start": load_start, "seeds": seeds, "sampled": e["sampled"],
                      "row_sets": e["row_sets"],
                      "estimate_cpu_s": e["cpu_seconds"], "low_cpu_s": e["cpu_low"],
