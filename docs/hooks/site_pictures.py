@@ -11,10 +11,12 @@ Agg figures (engine.figures), from the same records.
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable
 from types import SimpleNamespace
 
 import site_computed
+import site_records
 import site_tables
 from site_tables import Sources
 
@@ -107,6 +109,10 @@ def queens_counts() -> bytes:
             counts[r["n"]] = (r["solutions"], r["unique"])
     q20 = src.use("queens_n20.json").rows[0]
     counts[20] = (q20["solutions"], q20["unique"])
+    for name in site_records.CATALOG:
+        if re.fullmatch(r"queens_assembly_n\d+\.json", name):
+            r = src.use(name).rows[0]
+            counts[r["n"]] = (r["solutions"], r["unique"])
     ns = [n for n in sorted(counts) if counts[n][0] > 0]
     fig = _figure(7, 4)
     ax = fig.add_subplot()
@@ -119,7 +125,7 @@ def queens_counts() -> bytes:
     ax.set_xlim(0.5, max(ns) + 0.5)
     ax.set_xlabel("n (board n × n)")
     ax.set_ylabel("boards")
-    ax.set_title("N-Queens: every n-queens board, n = 1..20 (none for n = 2, 3)")
+    ax.set_title(f"N-Queens: every n-queens board, n = 1..{max(ns)} (none for n = 2, 3)")
     ax.legend(loc="upper left", fontsize=8)
     ax.grid(True, which="major", alpha=0.3)
     fig.tight_layout()
