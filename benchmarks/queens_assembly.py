@@ -19,7 +19,9 @@ keeps what ``queens estimate`` said before the run, to compare. ``--estimates 22
 (results/queens_assembly_estimates.json) keeps what ``queens estimate`` says of larger
 boards, for 2 workers and for a cluster of 64. ``--spread 22 23 24 --seeds 3``
 (results/queens_assembly_spread.json) keeps the mean of 3 seeds' estimates of each n and
-their spread, for the docs to set against the runs that were made.
+their spread, for the docs to set against the runs that were made. ``--check-estimates 18 19
+--seeds 2`` (results/queens_assembly_estimate_check.json) sets each seed's estimate of n
+against the CPU time of the whole count, both in this process and one thread.
 
 ``--frontier N --checkpoint FILE --sitting SECONDS`` counts a board too long for one sitting
 (Q(22), Q(23)): each call runs the count from its checkpoint for at most SECONDS, then
@@ -65,7 +67,8 @@ this process on one core, their runs taken in turn: Q(17) and Q(18) by the JIT k
 the build for this CPU and the wheel's build (aot.PACKAGED_CPU), the CPU time of each.
 
 Usage: python benchmarks/queens_assembly.py [--n 20 | --n 21 --checkpoint FILE | --estimates N ...
-       | --spread N ... [--seeds K] | --reference REV [--sizes N ...]
+       | --spread N ... [--seeds K] | --check-estimates N ... [--seeds K]
+       | --reference REV [--sizes N ...]
        | --frontier N --checkpoint FILE --sitting S | --cold]
        [--repeats R]
 """
@@ -193,6 +196,38 @@ def spread(ns: list[int], seeds: int, samples: int = 300) -> None:
               flush=True)
     command = f"python benchmarks/queens_assembly.py --spread {' '.join(map(str, ns))} --seeds {seeds}"
     write_results("queens_assembly_spread", rows, {"command": command, "samples": samples})
+
+
+def check_estimates(ns: list[int], seeds: int, samples: int = 300) -> None:
+    """For each n, in this process and one thread: what ``queens estimate`` says with each of
+    `seeds` seeds, and the CPU time of the whole count by its own tasks, with the kernels the
+    estimate times (those of a one-worker count). Both in the CPU time of the thread, so
+    another process on the machine skews neither."""
+    from puzzlesearch.engine.options import RunOptions
+    from puzzlesearch.queens import api, assembly
+    from puzzlesearch.queens import tasks as queens_tasks
+
+    rows = []
+    for n in ns:
+        load_start = list(os.getloadavg())
+        kernels = queens_tasks.shared_kernels(n, 1, False)
+        said = [api.estimate(n, samples=samples, seed=s, run=RunOptions(workers=1)).cpu_seconds
+                for s in range(seeds)]
+        todo = queens_tasks.assembly_tasks(n, 2)
+        start = time.thread_time()
+        total = sum(assembly.run_task(t, kernels)[0] for t in todo)
+        spent = time.thread_time() - start
+        assert total == published(n)[0], (n, total)
+        rows.append({"n": n, "kernels": kernels or "aot", "seeds": seeds, "samples": samples,
+                     "estimates_cpu_s": [round(x, 2) for x in said], "count_cpu_s": round(spent, 2),
+                     "tasks": len(todo), "least_ratio": round(spent / max(said), 3),
+                     "most_ratio": round(spent / min(said), 3), "loadavg_start": load_start,
+                     "loadavg_end": list(os.getloadavg())})
+        print(f"n = {n}: estimates {', '.join(f'{x:.1f}' for x in said)} CPU-s; the count {spent:.1f} CPU-s",
+              flush=True)
+    command = ("python benchmarks/queens_assembly.py --check-estimates "
+               f"{' '.join(map(str, ns))} --seeds {seeds}")
+    write_results("queens_assembly_estimate_check", rows, {"command": command})
 
 
 def side_by_side(repeats: int) -> dict:
@@ -468,7 +503,10 @@ def main() -> None:
                     help=f"the first count of Q({COLD_N}) with every cache empty, and the kernels' builds")
     ap.add_argument("--spread", type=int, nargs="+", metavar="N",
                     help="only estimate these n over --seeds seeds, with their spread")
-    ap.add_argument("--seeds", type=int, default=3, help="seeds of each estimate (--spread)")
+    ap.add_argument("--check-estimates", type=int, nargs="+", metavar="N",
+                    help="only estimate these n over --seeds seeds and count them, in one thread")
+    ap.add_argument("--seeds", type=int, default=3,
+                    help="seeds of each estimate (--spread, --check-estimates)")
     ap.add_argument("--split", type=int, metavar="N", help="time sampled tasks of both splits of N")
     ap.add_argument("--sample", type=int, default=16, help="random tasks of each split (--split)")
     args = ap.parse_args()
@@ -488,6 +526,9 @@ def main() -> None:
         return
     if args.spread:
         spread(args.spread, args.seeds)
+        return
+    if args.check_estimates:
+        check_estimates(args.check_estimates, args.seeds)
         return
     if args.estimates:
         estimates(args.estimates)

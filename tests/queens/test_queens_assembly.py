@@ -507,10 +507,12 @@ def test_estimate_over_seeds_is_their_mean_with_its_spread():
     assert lines[2].startswith("spread: ") and lines[2].endswith(" across the 2 seeds")
 
 
-def test_estimate_is_within_a_small_factor_of_a_run():
+def test_estimate_is_close_to_a_run_even_where_a_call_costs_more_than_a_row_set():
+    # at n = 16 a row set takes about 1.3 us and a call of the kernel about 8 us: timed with
+    # its call, each sample put the estimate at 1.6 times the run; without, 1.1 to 1.2
     e = api.estimate(16, samples=400, run=ONE)
     spent = sum(_timed(t) for t in assembly.tasks(16, 64))
-    assert 0.33 < e.cpu_seconds / spent < 3, (e.cpu_seconds, spent)
+    assert 0.7 < e.cpu_seconds / spent < 1.4, (e.cpu_seconds, spent)
 
 
 def _timed(task):

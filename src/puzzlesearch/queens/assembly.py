@@ -337,13 +337,17 @@ def _kernels(shared: object = None):
 def run_task(task: dict, shared: object = None) -> list[int]:
     """One task's [solutions, half boards] (``shared``: "jit" for the JIT kernels, as
     ``_kernels`` says)."""
+    return _count(task, shared, _work(layout(task["n"], tuple(task["case"]))["h"]))
+
+
+def _count(task: dict, shared: object, work: np.ndarray) -> list[int]:
+    """run_task with the room for the half boards given (``work``, as _work makes it)."""
     n = task["n"]
     case = tuple(task["case"])
     lay = layout(n, case)
     start, cells = table(lay["h"])
     widest = _widest(lay["h"])
     out = np.zeros(2, np.int64)
-    work = _work(lay["h"])
     _kernels(shared).count_range(n, lay["h"], start, cells, lay["free_rows"], lay["east"], lay["west"],
                                  lay["fa"], lay["fd"], lay["sym"], lay["lo_a"], lay["lo_d"], lay["width"],
                                  lay["cut_a"], lay["cut_d"], lay["maxcut"], lay["nbits"], widest,
@@ -359,13 +363,23 @@ def sample_seconds(n: int, samples: int, seed: int, kernels: str | None = None) 
     The ranks are stratified, one drawn in each of `per` equal ranges: a row set's cost
     drifts with its rank (the even board leaves most of its later ranks to their images),
     and plain random ranks let the estimate of n = 20 range over 0.7 to 1.4 times the run.
-    ``kernels`` as for run_task."""
+    ``kernels`` as for run_task.
+
+    A task pays once for what a call of the kernel costs beside its row sets, and a sample
+    would pay it for one row set: the call itself (about 9 us at n = 19, where a row set
+    takes 66 us on average) and the first writes to the room for the half boards, fresh
+    pages the system must supply (about 8% of a row set's time at n = 23). So the samples
+    share one room, written through before the first, and each case's samples are timed
+    less the median cost of a call that counts no row set. Timed whole, they came to 1.15
+    and 1.19 times a count of n = 19 in the same thread (two seeds of 333 row sets)."""
     rng = np.random.default_rng(seed)
     all_cases = cases(n)
     per = max(2, -(-samples // len(all_cases)))
     h = n // 2
     table(h)
-    run_task({"n": n, "case": list(all_cases[0]), "first": 0, "count": 1}, kernels)  # compiled, tables warm
+    work = _work(h)
+    work.fill(0)  # the pages a task has written after its first row sets
+    _count({"n": n, "case": list(all_cases[0]), "first": 0, "count": 1}, kernels, work)  # compiled, warm
     total = 0.0
     timed = 0
     for case in all_cases:
@@ -377,11 +391,22 @@ def sample_seconds(n: int, samples: int, seed: int, kernels: str | None = None) 
             # processes' load would count as the count's (n = 20 at a load of 11 on 2
             # cores: 9 times the wall time of a quiet machine)
             t0 = time.thread_time()
-            run_task({"n": n, "case": list(case), "first": int(rank), "count": 1}, kernels)
+            _count({"n": n, "case": list(case), "first": int(rank), "count": 1}, kernels, work)
             spent += time.thread_time() - t0
             timed += 1
-        total += spent / strata * sets
+        total += max(0.0, spent / strata - _call_seconds(n, case, kernels, work)) * sets
     return total, timed
+
+
+def _call_seconds(n: int, case: tuple[int, int], kernels: str | None, work: np.ndarray,
+                  calls: int = 15) -> float:
+    """The median CPU time of a call of the kernel for `case` that counts no row set."""
+    spent = []
+    for _ in range(calls):
+        t0 = time.thread_time()
+        _count({"n": n, "case": list(case), "first": 0, "count": 0}, kernels, work)
+        spent.append(time.thread_time() - t0)
+    return float(np.median(spent))
 
 
 def task_weight(task: dict) -> float:
