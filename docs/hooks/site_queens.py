@@ -1,8 +1,8 @@
 """The tables of the N-Queens assembly method, rendered from its records.
 
 ``benchmarks/queens_assembly.py`` writes these records: the side-by-side run and the
-2-worker rows (queens_assembly.json), the counts of Q(20) to Q(22)
-(queens_assembly_n20.json ... n22.json, frontier records), the estimates of larger
+2-worker rows (queens_assembly.json), the counts of Q(20) to Q(23)
+(queens_assembly_n20.json ... n23.json, frontier records), the estimates of larger
 boards (queens_assembly_estimates.json), and the first count on a fresh machine with the
 builds of the kernels compared (queens_assembly_cold.json). Importing this module
 registers its renderers with site_tables.
@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from site_tables import Sources, at_most, code_line, mib, num, renders, secs, table
 
-RECORDS = ("queens_assembly_n20.json", "queens_assembly_n21.json", "queens_assembly_n22.json")
+RECORDS = ("queens_assembly_n20.json", "queens_assembly_n21.json", "queens_assembly_n22.json",
+           "queens_assembly_n23.json")
 
 
 def _met(flag: str) -> str:
@@ -123,6 +124,17 @@ def bench_spread(src: Sources) -> str:
             "(the sources say which):\n\n"
             + table(["n", "row sets", "timed", "estimate (CPU)", "one seed", "spread", "the run (CPU)",
                      "estimate / run"], rows))
+
+
+@renders("benchmarks", "queens-estimate-check")
+def bench_estimate_check(src: Sources) -> str:
+    rec = src.use("queens_assembly_estimate_check.json")
+    rows = [[r["n"], r["kernels"], ", ".join(secs(x) for x in r["estimates_cpu_s"]), secs(r["count_cpu_s"]),
+             f"{r['least_ratio']:.2f} to {r['most_ratio']:.2f}"] for r in rec.rows]
+    return ("Each seed's `queens estimate` of n against the whole count of n by its tasks, both in one "
+            "process and one thread and timed in its CPU time, with the kernels of a one-worker count:\n\n"
+            + table(["n", "kernels", "estimates (CPU), one a seed", "the count (CPU)", "count / estimate"],
+                    rows))
 
 
 @renders("benchmarks", "queens-cold")

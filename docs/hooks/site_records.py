@@ -118,8 +118,10 @@ CATALOG: dict[str, Entry] = {
     "queens_assembly_n20.json": _script(None, True),  # each keeps its command line
     "queens_assembly_n21.json": _script(None, True),
     "queens_assembly_n22.json": _script(None, True),
+    "queens_assembly_n23.json": _script(None, True),
     "queens_assembly_estimates.json": _script(None),
     "queens_assembly_spread.json": _script(None),  # keeps its command line
+    "queens_assembly_estimate_check.json": _script(None),  # keeps its command line
     "queens_assembly_sidebyside.json": _script(None),  # keeps its command line
     "queens_assembly_cold.json": _script(None),  # keeps its command line
     "queens_assembly_split_n23.json": _script(None),  # keeps its command line
