@@ -370,8 +370,8 @@ def sample_seconds(n: int, samples: int, seed: int, kernels: str | None = None) 
     takes 66 us on average) and the first writes to the room for the half boards, fresh
     pages the system must supply (about 8% of a row set's time at n = 23). So the samples
     share one room, written through before the first, and each case's samples are timed
-    less the median cost of a call that counts no row set. Timed whole, they came to 1.15
-    and 1.19 times a count of n = 19 in the same thread (two seeds of 333 row sets)."""
+    less the median cost of a call that counts no row set. Timed with their calls, two
+    seeds' estimates of n = 19 came to 1.15 and 1.19 times its count in the same thread."""
     rng = np.random.default_rng(seed)
     all_cases = cases(n)
     per = max(2, -(-samples // len(all_cases)))
