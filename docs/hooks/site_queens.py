@@ -120,8 +120,8 @@ def bench_spread(src: Sources) -> str:
     return (f"`queens estimate` over {rec.rows[0]['seeds']} seeds ({rec.data['samples']} row sets a "
             "seed, each timed in the CPU time of its thread): the mean of the seeds' estimates, the "
             "least and the most one seed gave, and the CPU time of the run of n, all its sittings "
-            "together, where one was made. The runs were made on other days, partly on other hosts "
-            "(the sources say which):\n\n"
+            "together, where one was made. A run may have been made on other days and hosts than "
+            "the estimate (the sources say which):\n\n"
             + table(["n", "row sets", "timed", "estimate (CPU)", "one seed", "spread", "the run (CPU)",
                      "estimate / run"], rows))
 
