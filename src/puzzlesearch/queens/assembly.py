@@ -337,17 +337,19 @@ def _kernels(shared: object = None):
 def run_task(task: dict, shared: object = None) -> list[int]:
     """One task's [solutions, half boards] (``shared``: "jit" for the JIT kernels, as
     ``_kernels`` says)."""
-    return _count(task, shared, _work(layout(task["n"], tuple(task["case"]))["h"]))
+    return _count(task, shared)
 
 
-def _count(task: dict, shared: object, work: np.ndarray) -> list[int]:
-    """run_task with the room for the half boards given (``work``, as _work makes it)."""
+def _count(task: dict, shared: object, work: np.ndarray | None = None) -> list[int]:
+    """run_task, with the room for the half boards given (``work``, as _work makes it) or
+    made for this call alone."""
     n = task["n"]
     case = tuple(task["case"])
     lay = layout(n, case)
     start, cells = table(lay["h"])
     widest = _widest(lay["h"])
     out = np.zeros(2, np.int64)
+    work = _work(lay["h"]) if work is None else work
     _kernels(shared).count_range(n, lay["h"], start, cells, lay["free_rows"], lay["east"], lay["west"],
                                  lay["fa"], lay["fd"], lay["sym"], lay["lo_a"], lay["lo_d"], lay["width"],
                                  lay["cut_a"], lay["cut_d"], lay["maxcut"], lay["nbits"], widest,
