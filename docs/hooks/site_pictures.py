@@ -11,7 +11,6 @@ Agg figures (engine.figures), from the same records.
 from __future__ import annotations
 
 import io
-import re
 from collections.abc import Callable
 from types import SimpleNamespace
 
@@ -109,10 +108,9 @@ def queens_counts() -> bytes:
             counts[r["n"]] = (r["solutions"], r["unique"])
     q20 = src.use("queens_n20.json").rows[0]
     counts[20] = (q20["solutions"], q20["unique"])
-    for name in site_records.CATALOG:
-        if re.fullmatch(r"queens_assembly_n\d+\.json", name):
-            r = src.use(name).rows[0]
-            counts[r["n"]] = (r["solutions"], r["unique"])
+    for name in site_records.QUEENS_FRONTIER:
+        r = src.use(name).rows[0]
+        counts[r["n"]] = (r["solutions"], r["unique"])
     ns = [n for n in sorted(counts) if counts[n][0] > 0]
     fig = _figure(7, 4)
     ax = fig.add_subplot()

@@ -10,10 +10,10 @@ registers its renderers with site_tables.
 
 from __future__ import annotations
 
+import site_records
 from site_tables import Sources, at_most, code_line, mib, num, renders, secs, table
 
-RECORDS = ("queens_assembly_n20.json", "queens_assembly_n21.json", "queens_assembly_n22.json",
-           "queens_assembly_n23.json")
+RECORDS = site_records.QUEENS_FRONTIER
 
 
 def _met(flag: str) -> str:

@@ -152,6 +152,11 @@ CATALOG: dict[str, Entry] = {
     "wheel_smoke.json": _script("python benchmarks/wheel_smoke.py"),
 }
 
+#: the N-Queens counts across sittings or runs of their own (queens_assembly_nN.json), by n
+_FRONTIER = r"queens_assembly_n(\d+)\.json"
+QUEENS_FRONTIER = tuple(sorted((name for name in CATALOG if re.fullmatch(_FRONTIER, name)),
+                               key=lambda name: int(re.fullmatch(_FRONTIER, name).group(1))))
+
 
 class CatalogError(Exception):
     """A record file the site does not know, or a frontier record no page shows."""

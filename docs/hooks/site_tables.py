@@ -858,8 +858,7 @@ def gallery(src: Sources) -> str:
     game_n = site_computed.GAME_CARDS
     p13 = src.use("pancake_13.json").data["result"]
     burnt = pancake_histograms(src)["10 burnt pancakes"]
-    largest = max((src.use(name).rows[0] for name in site_records.CATALOG
-                   if re.fullmatch(r"queens_assembly_n\d+\.json", name)), key=lambda r: r["n"])
+    largest = src.use(site_records.QUEENS_FRONTIER[-1]).rows[0]
     billion = src.use("games_frontier_billion.json").rows[0]
     heaps = re.search(r"10\^(\d+)", billion["case"]).group(1)
     survey = src.use("games_survey_3_100000.json").data["table"]
